@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bkl-audit.  The targets a newcomer needs:
+#   make            build ./bkl (after `make setup`'s packages and libsparse)
+#   make setup      apt-get what the project needs, build libsparse (idempotent)
+#   make audit      the main job: set up, prepare the tree, audit, report
+#   make test       every fast test; ends with "N passed, N failed"
+#   make bench      the slow whole-tree runs and timings; never fails on time
+#
+# Everything big lives in $(BKL_CACHE), outside the repository.
+
+BKL_CACHE ?= $(HOME)/.cache/bkl-audit
+export BKL_CACHE
+
+SPARSE_DIR := $(BKL_CACHE)/sparse/sparse-0.6.4
+SPARSE_LIB := $(SPARSE_DIR)/libsparse.a
+
+CC ?= gcc
+CFLAGS ?= -O2 -g
+BKL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+	-Wno-sign-compare -Wno-missing-field-initializers -I. -I$(SPARSE_DIR) -MMD -MP
+LIBS := $(SPARSE_LIB) -lsqlite3
+
+SRCS := bkl.c $(wildcard lib/*.c builtin/*.c analyzer/*.c db/*.c web/*.c)
+OBJS := $(SRCS:.c=.o)
+
+all: bkl
+
+$(SPARSE_LIB):
+	scripts/setup.sh
+
+setup:
+	scripts/setup.sh
+
+bkl: $(SPARSE_LIB) $(OBJS)
+	$(CC) $(BKL_CFLAGS) -o $@ $(OBJS) $(LIBS)
+
+%.o: %.c $(SPARSE_LIB)
+	$(CC) $(BKL_CFLAGS) -c -o $@ $<
+
+test: setup bkl
+	t/run-tests.sh
+
+audit: setup bkl
+	./bkl tree
+
+bench: setup bkl
+	@echo "bench: nothing to measure yet"
+
+clean:
+	rm -f bkl $(OBJS) $(OBJS:.o=.d)
+	rm -rf t/trash*
+
+.PHONY: all setup test audit bench clean
+-include $(OBJS:.o=.d)

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bkl: the front end of bkl-audit, a Big Kernel Lock removal campaign
+ * run against a Linux tree.  Git-style: `bkl <command> [<args>]`.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "builtin.h"
+#include "lib/usage.h"
+
+const struct cmd_struct commands[] = {
+	{ "help", cmd_help, "list the commands, or show one command's usage", usage_help },
+	{ "tree", cmd_tree, "unpack Linux 6.1 into the cache and apply patches/series", usage_tree },
+	{ NULL, NULL, NULL, NULL }
+};
+
+const struct cmd_struct *find_command(const char *name)
+{
+	const struct cmd_struct *c;
+
+	for (c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+int show_usage(const struct cmd_struct *cmd, int misuse)
+{
+	fputs(cmd->usage, misuse ? stderr : stdout);
+	return misuse ? 129 : 0;
+}
+
+static int is_help_flag(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+int main(int argc, const char **argv)
+{
+	const struct cmd_struct *cmd;
+	static char prog[64];
+	int i;
+
+	if (argc < 2 || is_help_flag(argv[1]))
+		return cmd_help(1, argv);
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		die("'%s' is not a bkl command; see 'bkl help'", argv[1]);
+	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+		if (is_help_flag(argv[i]))
+			return show_usage(cmd, 0);
+	snprintf(prog, sizeof(prog), "bkl %s", cmd->name);
+	bkl_prog = prog;
+	i = cmd->fn(argc - 1, argv + 1);
+	return i < 0 ? 1 : i;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_BUILTIN_H
+#define BKL_BUILTIN_H
+
+/*
+ * One subcommand: one file builtin/<verb>.c with cmd_<verb>() and its
+ * usage text, plus one row in commands[] (bkl.c).  `bkl help` is made
+ * from that table, so a command that is not in it does not exist.
+ */
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;	/* one line for `bkl help` */
+	const char *usage;	/* `bkl help CMD`, `bkl CMD -h` */
+};
+
+extern const struct cmd_struct commands[];
+const struct cmd_struct *find_command(const char *name);
+/* Print cmd's usage to stdout (help) or stderr (misuse); returns 129 on misuse. */
+int show_usage(const struct cmd_struct *cmd, int misuse);
+
+#define DECLARE_BUILTIN(verb)					\
+	int cmd_##verb(int argc, const char **argv);		\
+	extern const char usage_##verb[]
+
+DECLARE_BUILTIN(help);
+DECLARE_BUILTIN(tree);
+
+#endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../builtin.h"
+#include "../lib/ktree.h"
+#include "../lib/parse-options.h"
+#include "../lib/paths.h"
+#include "../lib/run-command.h"
+#include "../lib/series.h"
+#include "../lib/strbuf.h"
+#include "../lib/usage.h"
+
+const char usage_tree[] =
+	"usage: bkl tree [--check] [--force] [--tarball FILE] [--patches DIR]\n"
+	"\n"
+	"Unpack the Linux 6.1 tarball into $BKL_CACHE/linux/pristine (once, never\n"
+	"modified after) and make $BKL_CACHE/linux/work, a copy with the quilt\n"
+	"series applied; it is re-made only when the series changes.  Prints the\n"
+	"kernel version, the number of patches applied and the tree's path.\n"
+	"\n"
+	"    --check          only verify that the series applies to a pristine tree\n"
+	"    --force          re-make the work tree even if files in it were edited\n"
+	"    --tarball FILE   the kernel tarball (default " DEFAULT_TARBALL ")\n"
+	"    --patches DIR    the quilt patches directory (default: patches/ here)\n"
+	"\n"
+	"$BKL_CACHE defaults to ~/.cache/bkl-audit.\n";
+
+/* Apply the series to a hard-linked scratch copy: patch breaks the links. */
+static int check_series(const struct series *s)
+{
+	struct strbuf scratch = STRBUF_INIT;
+	const char *cp[] = { "cp", "-al", ktree_dir("pristine"), NULL, NULL };
+	const char *rm[] = { "rm", "-rf", NULL, NULL };
+	int ret;
+
+	strbuf_addstr(&scratch, ktree_dir("check.tmp"));
+	cp[3] = rm[2] = scratch.buf;
+	run_command(rm, NULL, NULL);
+	ret = run_command(cp, NULL, NULL) ? error("cannot copy the pristine tree") : 0;
+	if (!ret)
+		ret = ktree_apply(scratch.buf, s);
+	run_command(rm, NULL, NULL);
+	strbuf_release(&scratch);
+	return ret;
+}
+
+int cmd_tree(int argc, const char **argv)
+{
+	const char *tarball = getenv("BKL_TARBALL"), *patches = NULL;
+	int check = 0, force = 0, ret = -1;
+	struct strbuf ver = STRBUF_INIT, def = STRBUF_INIT;
+	struct series s;
+	const struct option opts[] = {
+		OPT_BOOL(0, "check", &check),
+		OPT_BOOL(0, "force", &force),
+		OPT_STRING(0, "tarball", &tarball),
+		OPT_STRING(0, "patches", &patches),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, opts);
+	if (argc)
+		return show_usage(find_command("tree"), 1);
+	if (!tarball || !*tarball)
+		tarball = DEFAULT_TARBALL;
+	if (!patches) {
+		strbuf_addf(&def, "%s/patches", bkl_repo_dir());
+		patches = def.buf;
+	}
+	if (series_read(&s, patches))
+		goto out;
+	if (mkdir_p(ktree_dir("")) || ktree_unpack(tarball) ||
+	    ktree_version(ktree_dir("pristine"), &ver))
+		goto out_series;
+	if (check) {
+		ret = check_series(&s);
+		if (!ret)
+			printf("linux %s: series applies (%d patches)\n", ver.buf, s.nr);
+		goto out_series;
+	}
+	ret = ktree_prepare_work(&s, force);
+	if (!ret)
+		printf("linux %s: %d patches applied in %s\n", ver.buf, s.nr, ktree_dir("work"));
+out_series:
+	series_release(&s);
+out:
+	strbuf_release(&ver);
+	strbuf_release(&def);
+	return ret;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_PATHS_H
+#define BKL_PATHS_H
+
+/* $BKL_CACHE, else ~/.cache/bkl-audit: the tree, sparse and kernel builds. */
+const char *bkl_cache_dir(void);
+/* The checkout bkl runs from ($BKL_REPO, else the directory of ./bkl). */
+const char *bkl_repo_dir(void);
+/* mkdir -p; -1 after error() on failure. */
+int mkdir_p(const char *path);
+int path_exists(const char *path);
+/* Free space on the filesystem holding path, in MiB; -1 on error. */
+long free_mib(const char *path);
+
+#endif

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "series.h"
+#include "strbuf.h"
+#include "usage.h"
+
+uint64_t fnv1a(uint64_t h, const void *data, unsigned long len)
+{
+	const unsigned char *p = data;
+
+	while (len--) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int add_patch(struct series *s, const char *name)
+{
+	struct strbuf path = STRBUF_INIT, body = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s/%s", s->dir, name);
+	if (strbuf_read_file(&body, path.buf) < 0) {
+		ret = error("series names '%s', which cannot be read", name);
+		goto out;
+	}
+	s->names = realloc(s->names, (s->nr + 1) * sizeof(*s->names));
+	s->names[s->nr++] = strdup(name);
+	s->hash = fnv1a(s->hash, name, strlen(name) + 1);
+	s->hash = fnv1a(s->hash, body.buf, body.len);
+out:
+	strbuf_release(&path);
+	strbuf_release(&body);
+	return ret;
+}
+
+int series_read(struct series *s, const char *patches_dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	char line[4096];
+	FILE *f;
+	int ret = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->dir = realpath(patches_dir, NULL);	/* quilt runs in the tree */
+	if (!s->dir)
+		return error("no patches directory '%s'", patches_dir);
+	s->hash = FNV1A_INIT;
+	strbuf_addf(&path, "%s/series", patches_dir);
+	f = fopen(path.buf, "r");
+	if (!f) {
+		ret = error("cannot read the series '%s'", path.buf);
+		goto out;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *name = strtok(line, " \t\r\n");	/* drop "-p1" and the like */
+
+		if (!name || name[0] == '#')
+			continue;
+		if (add_patch(s, name)) {
+			ret = -1;
+			break;
+		}
+	}
+	fclose(f);
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+void series_release(struct series *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr; i++)
+		free(s->names[i]);
+	free(s->names);
+	free(s->dir);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *series_hash_hex(const struct series *s)
+{
+	static char hex[17];
+
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)s->hash);
+	return hex;
+}

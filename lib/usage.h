@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_USAGE_H
+#define BKL_USAGE_H
+
+#include <stdarg.h>
+#include <stdnoreturn.h>
+
+/*
+ * The one place errors go through.  die() is for the top level only
+ * (bkl.c and builtin/), library code returns error()'s -1.
+ */
+noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Message prefix, "bkl" unless a command sets it (e.g. "bkl tree"). */
+extern const char *bkl_prog;
+
+#endif

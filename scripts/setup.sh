@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what bkl-audit needs from Debian, and build libsparse from
+# Debian's sparse source package into the cache (Debian ships sparse
+# without the library).  Idempotent: seconds when everything is there.
+set -e
+
+: "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
+SPARSE_VER=0.6.4
+SPARSE_DIR=$BKL_CACHE/sparse/sparse-$SPARSE_VER
+
+PKGS="gcc make pkg-config linux-source-6.1 qemu-system-x86 bc flex bison
+libelf-dev libssl-dev cpio kmod rsync xz-utils quilt dpkg-dev
+libsqlite3-dev sqlite3 libmicrohttpd-dev busybox-static"
+
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+
+missing=
+for p in $PKGS; do
+	dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' ||
+		missing="$missing $p"
+done
+updated=
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	$SUDO apt-get update -q >/dev/null
+	updated=1
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q \
+		--no-install-recommends $missing >/dev/null
+fi
+
+if [ ! -f "$SPARSE_DIR/libsparse.a" ]; then
+	src=/etc/apt/sources.list.d/bkl-audit-src.sources
+	if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d; then
+		printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
+			$SUDO tee "$src" >/dev/null
+		updated=
+	fi
+	[ -n "$updated" ] || $SUDO apt-get update -q >/dev/null
+	mkdir -p "$BKL_CACHE/sparse"
+	echo "setup: building libsparse $SPARSE_VER in $SPARSE_DIR"
+	(cd "$BKL_CACHE/sparse" && rm -rf "sparse-$SPARSE_VER" &&
+		apt-get source -q sparse >/dev/null 2>&1 &&
+		make -C "sparse-$SPARSE_VER" -j"$(nproc)" libsparse.a >/dev/null) || true
+	[ -f "$SPARSE_DIR/libsparse.a" ] || {
+		echo "setup: error: could not build libsparse in '$SPARSE_DIR'" >&2
+		exit 1
+	}
+fi
