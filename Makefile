@@ -22,7 +22,10 @@ BKL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 LIBS := $(SPARSE_LIB) -lsqlite3
 
 SRCS := bkl.c $(wildcard lib/*.c builtin/*.c analyzer/*.c db/*.c web/*.c)
-OBJS := $(SRCS:.c=.o)
+# Built into the binary: the schema migrations (and web assets, later).
+SCHEMA := $(sort $(wildcard db/schema/*.sql))
+GEN := db/schema-files.c
+OBJS := $(filter-out $(GEN:.c=.o),$(SRCS:.c=.o)) $(GEN:.c=.o)
 
 all: bkl
 
@@ -34,6 +37,9 @@ setup:
 
 bkl: $(SPARSE_LIB) $(OBJS)
 	$(CC) $(BKL_CFLAGS) -o $@ $(OBJS) $(LIBS)
+
+db/schema-files.c: $(SCHEMA) scripts/embed.sh
+	scripts/embed.sh db_schema_files $(SCHEMA) >$@
 
 %.o: %.c $(SPARSE_LIB)
 	$(CC) $(BKL_CFLAGS) -c -o $@ $<
@@ -48,7 +54,7 @@ bench: setup bkl
 	@echo "bench: nothing to measure yet"
 
 clean:
-	rm -f bkl $(OBJS) $(OBJS:.o=.d)
+	rm -f bkl $(OBJS) $(OBJS:.o=.d) $(GEN)
 	rm -rf t/trash*
 
 .PHONY: all setup test audit bench clean

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <string.h>
-#include "../builtin.h"
-#include "../lib/usage.h"
+#include "builtin.h"
+#include "lib/usage.h"
 
 const char usage_help[] =
 	"usage: bkl help [COMMAND]\n"

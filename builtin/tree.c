@@ -2,14 +2,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../builtin.h"
-#include "../lib/ktree.h"
-#include "../lib/parse-options.h"
-#include "../lib/paths.h"
-#include "../lib/run-command.h"
-#include "../lib/series.h"
-#include "../lib/strbuf.h"
-#include "../lib/usage.h"
+#include "builtin.h"
+#include "lib/ktree.h"
+#include "lib/parse-options.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "lib/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 const char usage_tree[] =
 	"usage: bkl tree [--check] [--force] [--tarball FILE] [--patches DIR]\n"
