@@ -13,7 +13,7 @@ BKL_CACHE ?= $(HOME)/.cache/bkl-audit
 export BKL_CACHE
 
 SPARSE_DIR := $(BKL_CACHE)/sparse/sparse-0.6.4
-SPARSE_LIB := $(SPARSE_DIR)/libsparse.a
+SPARSE_LIB := $(SPARSE_DIR)/libsparse-bkl.a
 
 CC ?= gcc
 CFLAGS ?= -O2 -g

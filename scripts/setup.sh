@@ -9,6 +9,10 @@ set -e
 : "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
 SPARSE_VER=0.6.4
 SPARSE_DIR=$BKL_CACHE/sparse/sparse-$SPARSE_VER
+# libsparse's die(), warning() and info() clash with bkl's own (lib/usage.c):
+# bkl links libsparse-bkl.a, where they are sparse_die() and so on, and
+# analyzer/sparse.h includes sparse's headers under those names.
+SPARSE_LIB=$SPARSE_DIR/libsparse-bkl.a
 
 PKGS="gcc make pkg-config linux-source-6.1 qemu-system-x86 bc flex bison
 libelf-dev libssl-dev cpio kmod rsync xz-utils quilt dpkg-dev
@@ -31,7 +35,7 @@ if [ -n "$missing" ]; then
 		--no-install-recommends $missing >/dev/null
 fi
 
-if [ ! -f "$SPARSE_DIR/libsparse.a" ]; then
+if [ ! -f "$SPARSE_LIB" ]; then
 	src=/etc/apt/sources.list.d/bkl-audit-src.sources
 	if ! grep -rqs '^Types:.*deb-src\|^deb-src' /etc/apt/sources.list /etc/apt/sources.list.d; then
 		printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' |
@@ -48,4 +52,6 @@ if [ ! -f "$SPARSE_DIR/libsparse.a" ]; then
 		echo "setup: error: could not build libsparse in '$SPARSE_DIR'" >&2
 		exit 1
 	}
+	objcopy --redefine-sym die=sparse_die --redefine-sym warning=sparse_warning \
+		--redefine-sym info=sparse_info "$SPARSE_DIR/libsparse.a" "$SPARSE_LIB"
 fi
