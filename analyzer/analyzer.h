@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_ANALYZER_H
+#define BKL_ANALYZER_H
+
+/*
+ * The BKL analyzer, as a library for bkl's commands (analyze, merge,
+ * audit, check).  It reads C with libsparse, as a sparse tool does
+ * (sparse_initialize(), then sparse() per file), and records into the
+ * SQLite DB (db/schema/0002-analyzer.sql, db/README.md):
+ *  - per file: lock/unlock sites, imbalances (return-held, unlock-unheld),
+ *    functions, call edges with whether the BKL may be held at each,
+ *    function-pointer stores and table registrations;
+ *  - after the global pass: implicit sites (functions the BKL covers
+ *    through a function pointer, with the evidence) and chains (calls made
+ *    with the BKL held that reach a sleeping or waiting primitive).
+ */
+#include <sqlite3.h>
+
+struct analyzer_opts {
+	/* primitives.txt to use instead of the built-in one (NULL: built-in) */
+	const char *primitives;
+	/* pass sparse's own warnings through to stderr (default: dropped) */
+	int sparse_warnings;
+	/* no "not analyzed" warnings on stderr (the files table has them) */
+	int quiet;
+};
+
+struct analyzer_stats {
+	int files, ok, failed;		/* failed: missing, unreadable or sparse errors */
+	int sites, imbalances, unresolved;
+};
+
+/*
+ * Analyze C files into db.  argv is a sparse command line: argv[0] is
+ * ignored, then sparse's flags (-I, -D, -U, -include, -isystem, -m64,
+ * -W..., -f..., as for sparse itself) and the .c files, in any order.
+ *
+ * Each file is stored in one transaction that replaces the facts of that
+ * path: the files row (path as given, content hash, the flags, status),
+ * its headers (file_headers, stamped in headers), then the facts.  A file
+ * sparse reports errors for is recorded with status 'error' and its first
+ * error, without facts (errors about pointer address spaces alone do not
+ * count); a missing or unreadable file is reported and left alone in the
+ * DB.  Unless o->quiet, each failed file gets one "warning:" line on
+ * stderr.
+ *
+ * With several files, each is parsed in a child process: a file that
+ * makes sparse exit or crash costs that file only.  With one file, it is
+ * parsed in this process; if sparse exit()s on it (a missing header), an
+ * atexit() hook records the error in db and the process then exits 1:
+ * callers that must survive that should pass two files or fork.
+ *
+ * sparse keeps global state: call this once per process.  Does not run
+ * the global pass (call analyzer_resolve()).  Returns the number of files
+ * that could not be analyzed (0: all ok), or -1 after error() when the DB
+ * or the primitives file fails or sparse cannot be initialized again.
+ * stats may be NULL.
+ */
+int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts *o,
+		 struct analyzer_stats *stats);
+
+/*
+ * The global pass over everything in db, in one transaction: implicit
+ * coverage (through struct-member calls made with the BKL held, with the
+ * registration rules of the primitives file), then the chains, in one
+ * pass over the whole call graph (no per-level rebuilds).  Replaces the
+ * previous implicit sites, coverage and chains.  0, or -1 after error().
+ */
+int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o);
+
+/*
+ * Copy a shard DB's per-file facts into db, replacing those paths, in one
+ * transaction (derived rows are not copied: run analyzer_resolve() after).
+ */
+int analyzer_merge(sqlite3 *db, const char *shard_path);
+
+/*
+ * Print the sites, imbalances or chains of db to stdout: warnings
+ * (file:line: warning: ...), or with json a JSON array of objects with the
+ * keys {"file","line","function","kind"} (chains: "class" and "path"),
+ * ordered by file, line, function, then kind (class, path).
+ */
+int analyzer_print_sites(sqlite3 *db, int json);
+int analyzer_print_imbalances(sqlite3 *db, int json);
+int analyzer_print_chains(sqlite3 *db, int json);
+
+#endif

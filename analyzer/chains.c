@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global pass, part two: chains.  From every call made with the BKL
+ * held (held 'yes' anywhere; 'yes' or 'caller' in an implicitly covered
+ * function) to a primitive that sleeps (class sleep) or waits for another
+ * task (class wait), the shortest path per call and class, through direct
+ * calls and resolved member calls, each edge a call that keeps the BKL
+ * (held 'yes' or 'caller' in the callee: a callee that releases it around
+ * schedule() makes no chain).
+ *
+ * One pass over the whole graph per class, backwards: a breadth-first
+ * search from the calls that end a chain gives every function its
+ * distance to the nearest primitive and the next call on that path, so
+ * each site just follows the "next" links; recursion cannot loop.
+ *
+ * What ends a chain: a wait primitive; an allocation primitive whose
+ * constant gfp argument allows direct reclaim; a plain sleep primitive we
+ * have no body for, or whose body reaches no primitive (with a body,
+ * msleep is followed on to schedule_timeout and schedule).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "analyzer/graph.h"
+#include "db/db.h"
+#include "lib/strbuf.h"
+
+enum { CLASS_SLEEP, CLASS_WAIT, NR_CLASSES };
+static const char *const class_name[NR_CLASSES] = { "sleep", "wait" };
+
+#define INF 0x3fffffff
+
+/* per node: what the primitives table says of its name */
+enum { P_NONE, P_BKL, P_WAIT, P_GFP, P_SLEEP };
+
+struct chains {
+	struct graph *g;
+	unsigned char *prim;		/* P_* */
+	const struct prim_rule **sleep_rule;
+	unsigned char *reaches;		/* reaches a primitive */
+	int *rev_start, *rev;		/* reverse edges: edge indexes, by target */
+	int *dist[NR_CLASSES], *next_edge[NR_CLASSES], *next_node[NR_CLASSES];
+	int *queue;
+};
+
+static int prop(const struct g_edge *e)
+{
+	return !!(e->held & (HELD_YES | HELD_CALLER));
+}
+
+static void classify(struct chains *c)
+{
+	struct graph *g = c->g;
+	int n;
+
+	for (n = 0; n < g->nr_fns; n++) {
+		const char *name = g->fns[n].name;
+		const struct prim_rule *r;
+
+		if (prim_match(g->prims, PRIM_LOCK, name) || prim_match(g->prims, PRIM_UNLOCK, name) ||
+		    prim_match(g->prims, PRIM_LOCKED, name))
+			c->prim[n] = P_BKL;
+		else if (prim_match(g->prims, PRIM_WAIT, name))
+			c->prim[n] = P_WAIT;
+		else if ((r = prim_match(g->prims, PRIM_SLEEP, name))) {
+			c->prim[n] = r->arg ? P_GFP : P_SLEEP;
+			c->sleep_rule[n] = r;
+		}
+	}
+}
+
+/* Does edge e into node t reach a primitive right there (any class)? */
+static int is_prim_call(struct chains *c, const struct g_edge *e, int t)
+{
+	switch (c->prim[t]) {
+	case P_WAIT: case P_SLEEP:
+		return 1;
+	case P_GFP:
+		return e->has_gfp && (e->gfp & c->g->prims->gfp_reclaim);
+	default:
+		return 0;
+	}
+}
+
+/* The class of chain edge e into t ends, or -1 when it does not end one. */
+static int sink_class(struct chains *c, const struct g_edge *e, int t)
+{
+	switch (c->prim[t]) {
+	case P_WAIT:
+		return CLASS_WAIT;
+	case P_GFP:
+		return is_prim_call(c, e, t) ? CLASS_SLEEP : -1;
+	case P_SLEEP:
+		return c->g->fns[t].ext || !c->reaches[t] ? CLASS_SLEEP : -1;
+	default:
+		return -1;
+	}
+}
+
+/* May a chain go on through edge e into t's body? */
+static int followed(struct chains *c, const struct g_edge *e, int t)
+{
+	return prop(e) && !c->g->fns[t].ext &&
+	       (c->prim[t] == P_NONE || c->prim[t] == P_SLEEP);
+}
+
+static void build_reverse(struct chains *c)
+{
+	struct graph *g = c->g;
+	int i, k, n;
+
+	for (i = 0; i < g->nr_edges; i++)
+		for (k = 0; k < g->edges[i].nr_targets; k++)
+			if (followed(c, &g->edges[i], g->edges[i].targets[k].node))
+				c->rev_start[g->edges[i].targets[k].node + 1]++;
+	for (n = 0; n < g->nr_fns; n++)
+		c->rev_start[n + 1] += c->rev_start[n];
+	c->rev = xrealloc_arr(NULL, c->rev_start[g->nr_fns] + 1, sizeof(int));
+	{
+		int *fill = xrealloc_arr(NULL, g->nr_fns + 1, sizeof(int));
+
+		memcpy(fill, c->rev_start, (g->nr_fns + 1) * sizeof(int));
+		for (i = 0; i < g->nr_edges; i++)
+			for (k = 0; k < g->edges[i].nr_targets; k++) {
+				int t = g->edges[i].targets[k].node;
+
+				if (followed(c, &g->edges[i], t))
+					c->rev[fill[t]++] = i;
+			}
+		free(fill);
+	}
+}
+
+/* Which functions reach some primitive (to know which sleep bodies end chains). */
+static void reaches(struct chains *c)
+{
+	struct graph *g = c->g;
+	int head = 0, tail = 0, i, k;
+
+	for (i = 0; i < g->nr_edges; i++) {
+		const struct g_edge *e = &g->edges[i];
+
+		for (k = 0; k < e->nr_targets && prop(e); k++)
+			if (is_prim_call(c, e, e->targets[k].node) && !c->reaches[e->caller]) {
+				c->reaches[e->caller] = 1;
+				c->queue[tail++] = e->caller;
+			}
+	}
+	while (head < tail) {
+		int n = c->queue[head++];
+
+		for (i = c->rev_start[n]; i < c->rev_start[n + 1]; i++) {
+			int caller = g->edges[c->rev[i]].caller;
+
+			if (!c->reaches[caller]) {
+				c->reaches[caller] = 1;
+				c->queue[tail++] = caller;
+			}
+		}
+	}
+}
+
+static void distances(struct chains *c, int cls)
+{
+	struct graph *g = c->g;
+	int *dist = c->dist[cls], head = 0, tail = 0, i, k, n;
+
+	for (n = 0; n < g->nr_fns; n++)
+		dist[n] = INF;
+	for (i = 0; i < g->nr_edges; i++) {
+		const struct g_edge *e = &g->edges[i];
+
+		if (!prop(e) || dist[e->caller] != INF)
+			continue;
+		for (k = 0; k < e->nr_targets; k++)
+			if (sink_class(c, e, e->targets[k].node) == cls) {
+				dist[e->caller] = 1;
+				c->next_edge[cls][e->caller] = i;
+				c->next_node[cls][e->caller] = e->targets[k].node;
+				c->queue[tail++] = e->caller;
+				break;
+			}
+	}
+	while (head < tail) {
+		n = c->queue[head++];
+		for (i = c->rev_start[n]; i < c->rev_start[n + 1]; i++) {
+			int caller = g->edges[c->rev[i]].caller;
+
+			if (dist[caller] != INF)
+				continue;
+			dist[caller] = dist[n] + 1;
+			c->next_edge[cls][caller] = c->rev[i];
+			c->next_node[cls][caller] = n;
+			c->queue[tail++] = caller;
+		}
+	}
+}
+
+struct step {
+	int node, line;			/* line: where node calls the next; 0 at the end */
+};
+
+/* The path from site edge e through its target first: steps[], their number. */
+static int build_path(struct chains *c, int cls, const struct g_edge *e, int first,
+		      struct step **steps, int *alloc)
+{
+	int nr = 0, n = first;
+
+	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ e->caller, e->line };
+	while (sink_class(c, e, n) != cls) {
+		int ne = c->next_edge[cls][n];
+
+		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, c->g->edges[ne].line };
+		e = &c->g->edges[ne];
+		n = c->next_node[cls][n];
+	}
+	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, 0 };
+	return nr;
+}
+
+static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_edge *e,
+			const struct step *steps, int nr, const char *path,
+			sqlite3_stmt *ins, sqlite3_stmt *step)
+{
+	struct graph *g = c->g;
+	const struct g_fn *f = &g->fns[e->caller];
+	sqlite3_int64 id;
+	int i;
+
+	if (db_bind_int(ins, "@id", f->file_id) || db_bind_text(ins, "@file", f->file) ||
+	    db_bind_int(ins, "@line", e->line) || db_bind_text(ins, "@function", f->name) ||
+	    db_bind_text(ins, "@class", class_name[cls]) || db_bind_text(ins, "@path", path) ||
+	    db_step_done(ins))
+		return -1;
+	id = sqlite3_last_insert_rowid(db);
+	for (i = 0; i < nr; i++) {
+		const struct g_fn *s = &g->fns[steps[i].node];
+
+		if (db_bind_int(step, "@chain", id) || db_bind_int(step, "@step", i) ||
+		    db_bind_text(step, "@function", s->name))
+			return -1;
+		if (steps[i].line && (db_bind_text(step, "@file", s->file) ||
+				      db_bind_int(step, "@line", steps[i].line)))
+			return -1;
+		if (db_step_done(step))
+			return -1;
+	}
+	return 0;
+}
+
+/* The best target of a site edge for a class: its node, or -1; *len its length. */
+static int best_target(struct chains *c, int cls, const struct g_edge *e, int *best_len)
+{
+	int k, best = -1;
+
+	*best_len = INF;
+	for (k = 0; k < e->nr_targets; k++) {
+		int t = e->targets[k].node, len;
+
+		if (c->prim[t] == P_BKL)
+			continue;
+		if (sink_class(c, e, t) == cls)
+			len = 1;
+		else if (c->prim[t] == P_NONE || c->prim[t] == P_SLEEP)
+			len = c->g->fns[t].ext ? INF : c->dist[cls][t];
+		else
+			continue;
+		if (len < *best_len) {
+			*best_len = len;
+			best = t;
+		}
+	}
+	return best;
+}
+
+/*
+ * The site calls of one line of a function, edges [from, to): per class,
+ * the shortest chain among them (the first on a tie: the call as the
+ * user wrote it comes first, see facts.c).
+ */
+static int site_chains(sqlite3 *db, struct chains *c, int from, int to, int held,
+		       sqlite3_stmt *ins, sqlite3_stmt *step, int *nr_chains)
+{
+	struct step *steps = NULL;
+	struct strbuf path = STRBUF_INIT;
+	int cls, alloc = 0, ret = 0;
+
+	for (cls = 0; cls < NR_CLASSES && !ret; cls++) {
+		int i, t = -1, site = -1, best = INF, len, nr, k;
+
+		for (i = from; i < to; i++) {
+			int bt;
+
+			if (!(c->g->edges[i].held & held))
+				continue;
+			bt = best_target(c, cls, &c->g->edges[i], &len);
+			if (bt >= 0 && len < best) {
+				best = len;
+				t = bt;
+				site = i;
+			}
+		}
+		if (t < 0)
+			continue;
+		nr = build_path(c, cls, &c->g->edges[site], t, &steps, &alloc);
+		strbuf_reset(&path);
+		strbuf_addstr(&path, "[");
+		for (k = 0; k < nr; k++)
+			strbuf_addf(&path, "%s\"%s\"", k ? "," : "", c->g->fns[steps[k].node].name);
+		strbuf_addstr(&path, "]");
+		ret = insert_chain(db, c, cls, &c->g->edges[site], steps, nr, path.buf, ins, step);
+		(*nr_chains)++;
+	}
+	free(steps);
+	strbuf_release(&path);
+	return ret;
+}
+
+int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
+{
+	struct chains c = { .g = g };
+	sqlite3_stmt *ins = db_prepare(db, "INSERT INTO chains (file_id, file, line, function, "
+				       "class, path) VALUES (@id, @file, @line, @function, "
+				       "@class, @path)");
+	sqlite3_stmt *step = db_prepare(db, "INSERT INTO chain_steps (chain_id, step, function, "
+					"file, line) VALUES (@chain, @step, @function, @file, @line)");
+	int n, i, j, cls, ret = ins && step ? 0 : -1;
+	size_t sz = g->nr_fns + 1;
+
+	c.prim = calloc(sz, 1);
+	c.sleep_rule = calloc(sz, sizeof(*c.sleep_rule));
+	c.reaches = calloc(sz, 1);
+	c.rev_start = calloc(sz + 1, sizeof(int));
+	c.queue = calloc(sz, sizeof(int));
+	for (cls = 0; cls < NR_CLASSES; cls++) {
+		c.dist[cls] = calloc(sz, sizeof(int));
+		c.next_edge[cls] = calloc(sz, sizeof(int));
+		c.next_node[cls] = calloc(sz, sizeof(int));
+	}
+	classify(&c);
+	build_reverse(&c);
+	reaches(&c);
+	for (cls = 0; cls < NR_CLASSES; cls++)
+		distances(&c, cls);
+	*nr_chains = 0;
+	for (n = 0; n < g->nr_bodies && !ret; n++) {
+		const struct g_fn *f = &g->fns[n];
+		int held = graph_held_context(g, n) ? HELD_YES | HELD_CALLER : HELD_YES;
+
+		for (i = f->first_edge; i < f->first_edge + f->nr_edges && !ret; i = j) {
+			for (j = i; j < f->first_edge + f->nr_edges &&
+			     g->edges[j].line == g->edges[i].line; j++)
+				;
+			ret = site_chains(db, &c, i, j, held, ins, step, nr_chains);
+		}
+	}
+	sqlite3_finalize(ins);
+	sqlite3_finalize(step);
+	free(c.prim);
+	free((void *)c.sleep_rule);
+	free(c.reaches);
+	free(c.rev_start);
+	free(c.rev);
+	free(c.queue);
+	for (cls = 0; cls < NR_CLASSES; cls++) {
+		free(c.dist[cls]);
+		free(c.next_edge[cls]);
+		free(c.next_node[cls]);
+	}
+	return ret;
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_ANALYZER_GRAPH_H
+#define BKL_ANALYZER_GRAPH_H
+
+/*
+ * The whole call graph of a DB, in memory, for the global pass:
+ * resolve.c loads it and computes implicit coverage, chains.c the chains.
+ * Nodes are the analyzed functions, then one node per name called but
+ * not analyzed (externals: primitives, mostly).
+ */
+#include "analyzer/internal.h"
+
+struct g_fn {
+	const char *name, *file, *path;	/* path: the files.path it came from */
+	int line, file_id, is_static, ext;
+	int first_edge, nr_edges;
+	int covered;			/* implicit: index+1 in g->cover */
+	int next_same_name;		/* chain of non-static functions by name */
+};
+
+struct g_target {
+	int node;
+	int store, reg;			/* evidence (fptr store, registration), -1 */
+};
+
+struct g_edge {
+	int caller, line, held;		/* held: enum held mask */
+	enum call_kind kind;
+	const char *callee, *st, *member;
+	int callee_static, has_gfp;
+	long long gfp;
+	struct g_target *targets;	/* in g->tlists[tl], shared */
+	int nr_targets, tl;
+};
+
+struct g_store {
+	const char *st, *member, *value, *tbl, *function, *file;
+	int is_table, value_static, tbl_static, file_id, line;
+};
+
+struct g_reg {
+	const char *kind, *via, *st, *member, *tbl, *function, *file;
+	int tbl_static, file_id, line;
+};
+
+struct g_cover {
+	int node, edge;			/* the covered function, the call that covers it */
+	int store, reg;
+};
+
+/* (name, scope) -> value, open addressing over interned names */
+struct g_slot {
+	const char *name;
+	int scope, value;
+};
+struct gmap {
+	struct g_slot *slots;
+	size_t nr, size;
+};
+#define SCOPE_GLOBAL	(-1)
+#define SCOPE_EXTERN	(-2)
+
+struct g_table {			/* a table registered as kind by reg */
+	const char *name, *kind;
+	int scope, reg, next;
+};
+
+struct g_tlist {
+	struct g_target *t;
+	int nr, alloc;
+};
+
+struct graph {
+	const struct primitives *prims;
+	struct g_fn *fns;
+	int nr_fns, alloc_fns, nr_bodies;
+	struct g_edge *edges;
+	int nr_edges, alloc_edges;
+	struct g_store *stores;
+	int nr_stores, alloc_stores;
+	struct g_reg *regs;
+	int nr_regs, alloc_regs;
+	struct g_cover *cover;
+	int nr_cover, alloc_cover;
+	int unresolved, unresolved_held;
+	struct gmap fmap;		/* (file_id | GLOBAL | EXTERN, name) -> node */
+	struct gmap smap;		/* ("struct.member", 0) -> first store */
+	int *store_next;
+	struct g_table *tables;		/* registered tables */
+	int nr_tables, alloc_tables;
+	struct gmap tmap;		/* (scope, table name) -> first table */
+	struct gmap cache;		/* ("struct.member@dispatcher") -> target list */
+	struct g_tlist *tlists;
+	int nr_tlists, alloc_tlists;
+};
+
+/* gmap.c: value, or -1 */
+void gmap_put(struct gmap *m, const char *name, int scope, int value);
+int gmap_get(struct gmap *m, const char *name, int scope);
+void gmap_free(struct gmap *m);
+
+/* resolve.c */
+int graph_load(sqlite3 *db, struct graph *g);
+void graph_free(struct graph *g);
+int graph_held_context(const struct graph *g, int node);
+/* chains.c: compute and insert the chains (inside resolve's transaction) */
+int chains_store(sqlite3 *db, struct graph *g, int *nr_chains);
+
+#endif

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_ANALYZER_INTERNAL_H
+#define BKL_ANALYZER_INTERNAL_H
+
+/*
+ * What the analyzer's passes share inside one translation unit.  The
+ * driver (analyzer.c) runs, per function: ast.c (inline call sites,
+ * struct members of indirect calls, function-pointer stores), then
+ * linearizes it, then paths.c (the path-sensitive walk of the IR), whose
+ * summary check_sites.c, check_imbalance.c and facts.c turn into rows of
+ * a struct tu; store.c writes those in one transaction.  resolve.c and
+ * chains.c are the global pass over the whole DB.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <sqlite3.h>
+#include "analyzer/sparse.h"
+
+/* A growable array: ARR_PUSH(a.items, a.nr, a.alloc) returns the new slot. */
+#define ARR_PUSH(arr, nr, alloc)					\
+	((nr) >= (alloc) ?						\
+	 ((alloc) = (alloc) ? 2 * (alloc) : 16,				\
+	  (arr) = xrealloc_arr((arr), (alloc), sizeof(*(arr)))) : 0,	\
+	 memset(&(arr)[(nr)], 0, sizeof(*(arr))), &(arr)[(nr)++])
+void *xrealloc_arr(void *p, size_t nr, size_t size);
+
+/* Stable copies of names: sparse's show_ident() reuses its buffers. */
+const char *intern(const char *s, size_t len);
+const char *ident_str(const struct ident *id);
+
+/* ---- primitives.txt ---- */
+enum prim_class {
+	PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED,	/* the BKL itself */
+	PRIM_DROP, PRIM_RETAKE,			/* released whatever its depth, retaken */
+	PRIM_SLEEP, PRIM_WAIT,			/* chain terminals */
+	PRIM_REGISTER,				/* FUNC registers a table */
+	PRIM_REGISTER_STORE,			/* STRUCT.MEMBER = table registers it */
+	PRIM_RESTRICT,				/* STRUCT calls in FUNC: registered tables */
+	PRIM_DISPATCH,				/* KIND tables are reached from FUNC only */
+	PRIM_NR
+};
+
+struct prim_rule {
+	enum prim_class cls;
+	const char *name;	/* function name or glob (exact for restrict, dispatch) */
+	const char *st, *member; /* REGISTER(_STORE): STRUCT.MEMBER holding the table;
+				   RESTRICT, DISPATCH: the STRUCT called through */
+	const char *kind;	/* REGISTER*, DISPATCH: chrdev, misc, ... */
+	int arg;		/* 1-based: the gfp argument, or the registered table */
+	int line;
+};
+
+struct primitives {
+	struct prim_rule *rules;
+	int nr, alloc;
+	unsigned long long gfp_reclaim;	/* the gfp bit that allows sleeping */
+	const char *source;		/* the file, or "built-in" */
+};
+
+/* path NULL: the analyzer/primitives.txt built into bkl.  -1 after error(). */
+int primitives_load(struct primitives *p, const char *path);
+void primitives_release(struct primitives *p);
+/* The first rule of class cls matching name (interned: answers are cached). */
+const struct prim_rule *prim_match(const struct primitives *p, enum prim_class cls,
+				   const char *name);
+
+/* ---- one translation unit's facts ---- */
+enum held { HELD_NO = 1, HELD_CALLER = 2, HELD_YES = 4 };	/* masks */
+enum call_kind { CALL_DIRECT, CALL_MEMBER, CALL_POINTER };
+
+struct fact_fn {
+	const char *name, *file;
+	int line, is_static, is_inline, coarse;
+};
+
+struct fact_call {
+	int fn;				/* index in tu->fns */
+	int line;
+	enum call_kind kind;
+	const char *callee;		/* CALL_DIRECT */
+	int callee_static;
+	const char *st, *member;	/* CALL_MEMBER */
+	int held;			/* enum held mask over all paths */
+	int inlined;			/* an inline function, as the user called it */
+	int seq;
+	int has_gfp;
+	long long gfp;
+};
+
+struct fact_store {
+	const char *st, *member, *value;
+	int is_table, value_static;	/* value: a function, or a table variable */
+	const char *tbl;		/* the variable whose member it is, if known */
+	int tbl_static;
+	const char *function;		/* NULL in a static initializer */
+	const char *file;
+	int line;
+};
+
+struct fact_reg {
+	const char *kind;		/* chrdev, misc, ... */
+	const char *via;		/* register_chrdev, or "cdev.ops" for a store */
+	const char *st, *member;	/* the table is in this member of tbl */
+	const char *tbl;		/* the variable passed, NULL: a pointer */
+	int tbl_static;
+	const char *function, *file;
+	int line;
+};
+
+struct fact_row {			/* sites and imbalances */
+	const char *file, *function, *kind, *callee;
+	int line;
+};
+
+struct tu {
+	const char *path;		/* as given on the command line */
+	int main_stream;
+	struct fact_fn *fns;
+	int nr_fns, alloc_fns;
+	struct fact_call *calls;
+	int nr_calls, alloc_calls;
+	struct fact_store *stores;
+	int nr_stores, alloc_stores;
+	struct fact_reg *regs;
+	int nr_regs, alloc_regs;
+	struct fact_row *sites;
+	int nr_sites, alloc_sites;
+	struct fact_row *imbs;
+	int nr_imbs, alloc_imbs;
+	int unresolved;			/* calls through pointers that are not struct members */
+	const struct primitives *prims;
+};
+
+/* ---- ast.c: before linearizing a function ---- */
+struct ast_info {
+	int *ret_lines;			/* lines of the function's own return statements */
+	int nr_ret, alloc_ret;
+};
+/* Inline call sites, the member map, stores in code, return lines. */
+void ast_prepare(struct tu *tu, struct symbol *fn, struct ast_info *ai);
+/* Stores in a variable's initializer (a file-scope or static table). */
+void ast_initializer(struct tu *tu, struct symbol *var, const char *function);
+/* struct tag of a member-call's fntype (insn->fntypes' first), or NULL. */
+const char *ast_member_struct(struct symbol *member);
+void ast_reset(void);
+
+/* ---- paths.c: the path-sensitive walk of one function ---- */
+struct call_info {
+	struct instruction *insn;
+	const struct prim_rule *prim;	/* lock/unlock/locked/sleep/wait rule */
+	int held;			/* enum held mask */
+	int unheld_unlock;		/* an unlock reached without the BKL */
+};
+
+struct exit_info {
+	int line;
+	int delta;			/* depth at exit - expected (annotations) */
+};
+
+struct fn_summary {
+	struct symbol *sym;
+	const char *name, *file;
+	int line, is_inline;
+	struct call_info *calls;
+	int nr_calls, alloc_calls;
+	struct exit_info *exits;
+	int nr_exits, alloc_exits;
+	int coarse;			/* the path budget ran out: merged states */
+};
+
+int paths_walk(struct tu *tu, struct entrypoint *ep, struct ast_info *ai,
+	       struct fn_summary *s);
+void fn_summary_release(struct fn_summary *s);
+
+/* ---- the checks and facts over a summary ---- */
+void check_sites(struct tu *tu, struct fn_summary *s);
+void check_imbalance(struct tu *tu, struct fn_summary *s);
+void facts_function(struct tu *tu, struct fn_summary *s);
+void facts_store_registrations(struct tu *tu);
+/* Position of an instruction as the user wrote it: file and line. */
+const char *pos_file(struct position pos);
+
+/* ---- store.c ---- */
+struct file_info {
+	const char *path, *hash, *flags;
+	const char **deps;		/* headers sparse read */
+	int nr_deps, alloc_deps;
+};
+/* In one transaction; header hashes come from the headers table's stamps. */
+int store_tu(sqlite3 *db, const struct file_info *fi, const struct tu *tu);
+int store_failed(sqlite3 *db, const struct file_info *fi, const char *err);
+/* FNV-1a of a file's content as 16 hex digits into hex[17]; -1 if unreadable. */
+int hash_file(const char *path, char hex[17]);
+
+#endif

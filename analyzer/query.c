@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What `bkl sites`, `bkl imbalance` and `bkl chains` print: warnings in
+ * the form kernel developers read (file:line: warning: ...; chains
+ * indented as lockdep prints them), or JSON arrays with exactly the keys
+ * of the stable contract, in a stable order (file, line, function, ...).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "analyzer/analyzer.h"
+#include "db/db.h"
+#include "lib/usage.h"
+
+static const char *text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* {"file": ..., "line": ..., "function": ..., "<key>": ...  (no closing brace) */
+static void json_head(sqlite3_stmt *st, int nr, const char *key)
+{
+	printf("%s\n  {\"file\": ", nr ? "," : "[");
+	json_str(text(st, 0));
+	printf(", \"line\": %d, \"function\": ", sqlite3_column_int(st, 1));
+	json_str(text(st, 2));
+	printf(", \"%s\": ", key);
+	json_str(text(st, 3));
+}
+
+static void json_end(int nr)
+{
+	puts(nr ? "\n]" : "[]");
+}
+
+static int finish(sqlite3 *db, sqlite3_stmt *st, int rc)
+{
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("sqlite: %s", sqlite3_errmsg(db));
+	return fflush(stdout) ? error("cannot write the output") : 0;
+}
+
+static void print_implicit(sqlite3_stmt *st)
+{
+	printf("%s:%d: warning: '%s' runs with the BKL held", text(st, 0),
+	       sqlite3_column_int(st, 1), text(st, 2));
+	if (sqlite3_column_type(st, 5) == SQLITE_NULL) {
+		putchar('\n');
+		return;
+	}
+	printf(": %s.%s called from %s (%s:%d)", text(st, 5), text(st, 6), text(st, 7),
+	       text(st, 8), sqlite3_column_int(st, 9));
+	if (sqlite3_column_type(st, 11) != SQLITE_NULL)
+		printf(", table %s registered by %s (%s:%d)", text(st, 10), text(st, 11),
+		       text(st, 12), sqlite3_column_int(st, 13));
+	putchar('\n');
+}
+
+int analyzer_print_sites(sqlite3 *db, int json)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"SELECT s.file, s.line, s.function, s.kind, s.callee, c.struct, c.member, "
+		"c.via_function, c.via_file, c.via_line, c.tbl, c.reg_via, c.reg_file, c.reg_line "
+		"FROM sites s LEFT JOIN coverage c ON s.kind = 'implicit' AND "
+		"c.file_id = s.file_id AND c.function = s.function "
+		"ORDER BY s.file, s.line, s.function, s.kind");
+	int rc, nr = 0;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (json) {
+			json_head(st, nr, "kind");
+			putchar('}');
+		} else if (!strcmp(text(st, 3), "implicit")) {
+			print_implicit(st);
+		} else {
+			printf("%s:%d: warning: %s() in '%s'\n", text(st, 0),
+			       sqlite3_column_int(st, 1), text(st, 4), text(st, 2));
+		}
+		nr++;
+	}
+	if (json)
+		json_end(nr);
+	return finish(db, st, rc);
+}
+
+int analyzer_print_imbalances(sqlite3 *db, int json)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, kind FROM imbalances "
+				      "ORDER BY file, line, function, kind");
+	int rc, nr = 0;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *kind = text(st, 3);
+
+		if (json) {
+			json_head(st, nr, "kind");
+			putchar('}');
+		} else {
+			printf("%s:%d: warning: %s in '%s' (%s)\n", text(st, 0),
+			       sqlite3_column_int(st, 1),
+			       !strcmp(kind, "return-held") ? "return with the BKL held" :
+			       "unlock_kernel() without the BKL held", text(st, 2), kind);
+		}
+		nr++;
+	}
+	if (json)
+		json_end(nr);
+	return finish(db, st, rc);
+}
+
+/* function  file:line, one step a line, each deeper than the last */
+static int print_steps(sqlite3_stmt *steps, sqlite3_int64 id)
+{
+	int depth = 0, rc;
+
+	if (db_bind_int(steps, "@id", id))
+		return SQLITE_ERROR;
+	while ((rc = sqlite3_step(steps)) == SQLITE_ROW) {
+		printf("%*s%s", 2 * ++depth, "", text(steps, 0));
+		if (sqlite3_column_type(steps, 2) != SQLITE_NULL)
+			printf("  %s:%d", text(steps, 1), sqlite3_column_int(steps, 2));
+		putchar('\n');
+	}
+	sqlite3_reset(steps);
+	return rc;
+}
+
+int analyzer_print_chains(sqlite3 *db, int json)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id FROM chains "
+				      "ORDER BY file, line, function, class, path");
+	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line FROM chain_steps "
+					 "WHERE chain_id = @id ORDER BY step");
+	int rc, nr = 0;
+
+	if (!st || !steps) {
+		sqlite3_finalize(st);
+		sqlite3_finalize(steps);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (json) {
+			json_head(st, nr, "class");
+			printf(", \"path\": %s}", text(st, 4));
+		} else {
+			printf("%s:%d: warning: '%s' may %s with the BKL held (%s):\n", text(st, 0),
+			       sqlite3_column_int(st, 1), text(st, 2),
+			       !strcmp(text(st, 3), "wait") ? "wait for another task" : "sleep",
+			       text(st, 3));
+			if (print_steps(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
+				break;
+		}
+		nr++;
+	}
+	if (json)
+		json_end(nr);
+	sqlite3_finalize(steps);
+	return finish(db, st, rc);
+}

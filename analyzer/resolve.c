@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global pass, part one: load every function, call, store and
+ * registration of the DB into memory (graph.h), resolve calls to their
+ * targets, and compute implicit coverage in one forward pass:
+ *  - a call through a struct member reaches every function stored in that
+ *    member (initializers and assignments), except in the functions that
+ *    restrict the struct (file_operations in chrdev_open): there only
+ *    tables that reach a registration do (register_chrdev, cdev_init,
+ *    cdev.ops = ..., misc_register through miscdevice.fops), and a kind
+ *    of registration with a dispatcher (misc: misc_open) is reached from
+ *    that dispatcher only;
+ *  - a function reached that way from a call made with the BKL held is
+ *    covered (an implicit site), and is itself a context where the BKL is
+ *    held, for its own member calls (tty_open -> tty->ops->open).
+ * Then chains.c, and everything is written in one transaction.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "analyzer/analyzer.h"
+#include "analyzer/graph.h"
+#include "db/db.h"
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? intern((const char *)t, strlen((const char *)t)) : NULL;
+}
+
+static int add_fn(struct graph *g, const char *name, int file_id, int ext)
+{
+	struct g_fn *f = ARR_PUSH(g->fns, g->nr_fns, g->alloc_fns);
+
+	f->name = name;
+	f->file_id = file_id;
+	f->ext = ext;
+	f->next_same_name = -1;
+	return g->nr_fns - 1;
+}
+
+static int load_functions(sqlite3 *db, struct graph *g)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT f.file_id, f.name, f.file, f.line, f.static, "
+				      "files.path FROM functions f JOIN files ON files.id = "
+				      "f.file_id ORDER BY f.file_id, f.name");
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int n = add_fn(g, col(st, 1), sqlite3_column_int(st, 0), 0);
+		struct g_fn *f = &g->fns[n];
+
+		f->file = col(st, 2);
+		f->line = sqlite3_column_int(st, 3);
+		f->is_static = sqlite3_column_int(st, 4);
+		f->path = col(st, 5);
+		gmap_put(&g->fmap, f->name, f->file_id, n);
+		if (!f->is_static) {
+			f->next_same_name = gmap_get(&g->fmap, f->name, SCOPE_GLOBAL);
+			gmap_put(&g->fmap, f->name, SCOPE_GLOBAL, n);
+		}
+	}
+	sqlite3_finalize(st);
+	g->nr_bodies = g->nr_fns;
+	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
+}
+
+static int held_mask(const char *s)
+{
+	return !strcmp(s, "yes") ? HELD_YES : !strcmp(s, "caller") ? HELD_CALLER : HELD_NO;
+}
+
+static int load_calls(sqlite3 *db, struct graph *g)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, caller, line, kind, callee, callee_static, "
+				      "struct, member, held, gfp FROM calls "
+				      "ORDER BY file_id, caller, line, rowid");
+	int rc, last = -1;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int caller = gmap_get(&g->fmap, col(st, 1), sqlite3_column_int(st, 0));
+		const char *kind = (const char *)sqlite3_column_text(st, 3);
+		struct g_edge *e;
+
+		if (caller < 0)
+			continue;
+		e = ARR_PUSH(g->edges, g->nr_edges, g->alloc_edges);
+		e->caller = caller;
+		e->line = sqlite3_column_int(st, 2);
+		e->kind = kind[0] == 'd' ? CALL_DIRECT : kind[0] == 'm' ? CALL_MEMBER : CALL_POINTER;
+		e->callee = col(st, 4);
+		e->callee_static = sqlite3_column_int(st, 5);
+		e->st = col(st, 6);
+		e->member = col(st, 7);
+		e->held = held_mask((const char *)sqlite3_column_text(st, 8));
+		if (sqlite3_column_type(st, 9) != SQLITE_NULL) {
+			e->has_gfp = 1;
+			e->gfp = sqlite3_column_int64(st, 9);
+		}
+		if (caller != last)
+			g->fns[caller].first_edge = g->nr_edges - 1;
+		g->fns[caller].nr_edges++;
+		last = caller;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
+}
+
+static const char *member_key(const char *st, const char *member, const char *extra)
+{
+	char buf[512];
+	int n = snprintf(buf, sizeof(buf), "%s.%s@%s", st, member, extra ? extra : "");
+
+	return intern(buf, n < (int)sizeof(buf) ? n : (int)sizeof(buf) - 1);
+}
+
+static int load_stores(sqlite3 *db, struct graph *g)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, struct, member, value, kind, "
+				      "value_static, tbl, tbl_static, function, file, line "
+				      "FROM fptr_stores ORDER BY file_id, line");
+	int rc, i;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct g_store *s = ARR_PUSH(g->stores, g->nr_stores, g->alloc_stores);
+
+		s->file_id = sqlite3_column_int(st, 0);
+		s->st = col(st, 1);
+		s->member = col(st, 2);
+		s->value = col(st, 3);
+		s->is_table = !strcmp((const char *)sqlite3_column_text(st, 4), "table");
+		s->value_static = sqlite3_column_int(st, 5);
+		s->tbl = col(st, 6);
+		s->tbl_static = sqlite3_column_int(st, 7);
+		s->function = col(st, 8);
+		s->file = col(st, 9);
+		s->line = sqlite3_column_int(st, 10);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("sqlite: %s", sqlite3_errmsg(db));
+	g->store_next = xrealloc_arr(NULL, g->nr_stores + 1, sizeof(int));
+	for (i = g->nr_stores - 1; i >= 0; i--) {
+		const char *k = member_key(g->stores[i].st, g->stores[i].member, NULL);
+
+		g->store_next[i] = gmap_get(&g->smap, k, 0);
+		gmap_put(&g->smap, k, 0, i);
+	}
+	return 0;
+}
+
+static void add_table(struct graph *g, const char *name, int scope, const char *kind, int reg)
+{
+	struct g_table *t = ARR_PUSH(g->tables, g->nr_tables, g->alloc_tables);
+
+	t->name = name;
+	t->scope = scope;
+	t->kind = kind;
+	t->reg = reg;
+	t->next = gmap_get(&g->tmap, name, scope);
+	gmap_put(&g->tmap, name, scope, g->nr_tables - 1);
+}
+
+/* A registration's tables: the one passed, or those in its container's member. */
+static void register_tables(struct graph *g, int r)
+{
+	struct g_reg *reg = &g->regs[r];
+	int i;
+
+	if (!reg->st) {
+		if (reg->tbl)
+			add_table(g, reg->tbl, reg->tbl_static ? reg->file_id : 0, reg->kind, r);
+		return;
+	}
+	for (i = gmap_get(&g->smap, member_key(reg->st, reg->member, NULL), 0); i >= 0;
+	     i = g->store_next[i]) {
+		struct g_store *s = &g->stores[i];
+
+		if (!s->is_table)
+			continue;
+		if (reg->tbl ? s->tbl != reg->tbl ||
+			       (reg->tbl_static && s->file_id != reg->file_id) :
+			       s->tbl || s->file_id != reg->file_id || s->function != reg->function)
+			continue;
+		add_table(g, s->value, s->value_static ? s->file_id : 0, reg->kind, r);
+	}
+}
+
+static int load_regs(sqlite3 *db, struct graph *g)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, kind, via, struct, member, tbl, "
+				      "tbl_static, function, file, line FROM registrations "
+				      "ORDER BY file_id, line");
+	int rc, i;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct g_reg *r = ARR_PUSH(g->regs, g->nr_regs, g->alloc_regs);
+
+		r->file_id = sqlite3_column_int(st, 0);
+		r->kind = col(st, 1);
+		r->via = col(st, 2);
+		r->st = col(st, 3);
+		r->member = col(st, 4);
+		r->tbl = col(st, 5);
+		r->tbl_static = sqlite3_column_int(st, 6);
+		r->function = col(st, 7);
+		r->file = col(st, 8);
+		r->line = sqlite3_column_int(st, 9);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("sqlite: %s", sqlite3_errmsg(db));
+	for (i = 0; i < g->nr_regs; i++)
+		register_tables(g, i);
+	return 0;
+}
+
+/* The node of a function stored or called by name from file_id. */
+static int function_node(struct graph *g, const char *name, int is_static, int file_id)
+{
+	int n = gmap_get(&g->fmap, name, file_id);
+
+	if (n >= 0 && (is_static || !g->fns[n].is_static))
+		return n;
+	if (!is_static && (n = gmap_get(&g->fmap, name, SCOPE_GLOBAL)) >= 0)
+		return n;
+	n = gmap_get(&g->fmap, name, SCOPE_EXTERN);
+	if (n < 0) {
+		n = add_fn(g, name, 0, 1);
+		gmap_put(&g->fmap, name, SCOPE_EXTERN, n);
+	}
+	return n;
+}
+
+/* Which registration kinds a restricted call through st in caller may reach. */
+static int kind_allowed(const struct primitives *p, const char *kind, const char *st,
+			const char *caller)
+{
+	int i, caller_dispatches = 0, kind_dispatched = 0;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct prim_rule *r = &p->rules[i];
+
+		if (r->cls != PRIM_DISPATCH || r->st != st)
+			continue;
+		if (r->name == caller) {
+			caller_dispatches = 1;
+			if (r->kind == kind)
+				return 1;
+		}
+		if (r->kind == kind)
+			kind_dispatched = 1;
+	}
+	return !caller_dispatches && !kind_dispatched;
+}
+
+/* Do calls through st made in caller reach registered tables only? */
+static int restricted(const struct primitives *p, const char *st, const char *caller)
+{
+	int i;
+
+	for (i = 0; i < p->nr; i++) {
+		const struct prim_rule *r = &p->rules[i];
+
+		if ((r->cls == PRIM_RESTRICT || r->cls == PRIM_DISPATCH) &&
+		    r->st == st && r->name == caller)
+			return 1;
+	}
+	return 0;
+}
+
+static void add_target(struct g_tlist *l, int node, int store, int reg)
+{
+	struct g_target *t;
+	int i;
+
+	for (i = 0; i < l->nr; i++)
+		if (l->t[i].node == node)
+			return;
+	t = ARR_PUSH(l->t, l->nr, l->alloc);
+	t->node = node;
+	t->store = store;
+	t->reg = reg;
+}
+
+/*
+ * What a call through st.member in caller reaches.  Lists are shared by
+ * all unrestricted calls of st.member, and by those of one restricting
+ * function.
+ */
+static struct g_tlist *member_targets(struct graph *g, struct g_edge *e)
+{
+	const char *caller = g->fns[e->caller].name;
+	int restrict_ = restricted(g->prims, e->st, caller);
+	const char *key = member_key(e->st, e->member, restrict_ ? caller : NULL);
+	int li = gmap_get(&g->cache, key, 0), i, t;
+	struct g_tlist *l;
+
+	if (li >= 0)
+		return &g->tlists[li];
+	l = ARR_PUSH(g->tlists, g->nr_tlists, g->alloc_tlists);
+	gmap_put(&g->cache, key, 0, g->nr_tlists - 1);
+	for (i = gmap_get(&g->smap, member_key(e->st, e->member, NULL), 0); i >= 0;
+	     i = g->store_next[i]) {
+		struct g_store *s = &g->stores[i];
+		int reg = -1;
+
+		if (s->is_table)
+			continue;
+		if (restrict_) {
+			if (!s->tbl)
+				continue;
+			for (t = gmap_get(&g->tmap, s->tbl, s->tbl_static ? s->file_id : 0); t >= 0;
+			     t = g->tables[t].next)
+				if (kind_allowed(g->prims, g->tables[t].kind, e->st, caller))
+					break;
+			if (t < 0)
+				continue;
+			reg = g->tables[t].reg;
+		}
+		add_target(l, function_node(g, s->value, s->value_static, s->file_id), i, reg);
+	}
+	return l;
+}
+
+static void resolve_edges(struct graph *g)
+{
+	int i;
+
+	for (i = 0; i < g->nr_edges; i++) {
+		struct g_edge *e = &g->edges[i];
+		struct g_tlist *l;
+
+		e->tl = -1;
+		if (e->kind == CALL_DIRECT) {
+			l = ARR_PUSH(g->tlists, g->nr_tlists, g->alloc_tlists);
+			e->tl = g->nr_tlists - 1;
+			add_target(l, function_node(g, e->callee, e->callee_static,
+						    g->fns[e->caller].file_id), -1, -1);
+			continue;
+		}
+		if (e->kind == CALL_MEMBER) {
+			l = member_targets(g, e);
+			e->tl = l - g->tlists;
+			if (l->nr)
+				continue;
+		}
+		g->unresolved++;
+		if (e->held != HELD_NO)
+			g->unresolved_held++;
+	}
+	/* tlists has stopped moving: point the edges at their targets */
+	for (i = 0; i < g->nr_edges; i++) {
+		struct g_edge *e = &g->edges[i];
+
+		if (e->tl >= 0) {
+			e->targets = g->tlists[e->tl].t;
+			e->nr_targets = g->tlists[e->tl].nr;
+		}
+	}
+}
+
+int graph_held_context(const struct graph *g, int node)
+{
+	return g->fns[node].covered != 0;
+}
+
+static void cover_from(struct graph *g, int j, int *queue, int *tail)
+{
+	struct g_edge *e = &g->edges[j];
+	int k;
+
+	for (k = 0; k < e->nr_targets; k++) {
+		struct g_target *t = &e->targets[k];
+		struct g_cover *c;
+
+		if (g->fns[t->node].ext || g->fns[t->node].covered)
+			continue;
+		c = ARR_PUSH(g->cover, g->nr_cover, g->alloc_cover);
+		c->node = t->node;
+		c->edge = j;
+		c->store = t->store;
+		c->reg = t->reg;
+		g->fns[t->node].covered = g->nr_cover;
+		queue[(*tail)++] = t->node;
+	}
+}
+
+/*
+ * Forward, once: member calls made with the BKL held cover what they
+ * reach; in a covered function, calls that inherit the caller's BKL do too.
+ */
+static void coverage(struct graph *g)
+{
+	int *queue = xrealloc_arr(NULL, g->nr_fns + 1, sizeof(int));
+	int head = 0, tail = 0, j;
+
+	for (j = 0; j < g->nr_edges; j++)
+		if (g->edges[j].kind == CALL_MEMBER && (g->edges[j].held & HELD_YES))
+			cover_from(g, j, queue, &tail);
+	while (head < tail) {
+		struct g_fn *f = &g->fns[queue[head++]];
+
+		for (j = f->first_edge; j < f->first_edge + f->nr_edges; j++)
+			if (g->edges[j].kind == CALL_MEMBER &&
+			    (g->edges[j].held & (HELD_YES | HELD_CALLER)))
+				cover_from(g, j, queue, &tail);
+	}
+	free(queue);
+}
+
+int graph_load(sqlite3 *db, struct graph *g)
+{
+	if (load_functions(db, g) || load_calls(db, g) || load_stores(db, g) || load_regs(db, g))
+		return -1;
+	resolve_edges(g);
+	coverage(g);
+	return 0;
+}
+
+void graph_free(struct graph *g)
+{
+	int i;
+
+	for (i = 0; i < g->nr_tlists; i++)
+		free(g->tlists[i].t);
+	free(g->tlists);
+	free(g->fns);
+	free(g->edges);
+	free(g->stores);
+	free(g->store_next);
+	free(g->regs);
+	free(g->tables);
+	free(g->cover);
+	gmap_free(&g->fmap);
+	gmap_free(&g->smap);
+	gmap_free(&g->tmap);
+	gmap_free(&g->cache);
+	memset(g, 0, sizeof(*g));
+}
+
+static int bind_null(sqlite3_stmt *st, const char *name)
+{
+	return sqlite3_bind_null(st, sqlite3_bind_parameter_index(st, name)) == SQLITE_OK ? 0 : -1;
+}
+
+static int bind_text_or_null(sqlite3_stmt *st, const char *name, const char *v)
+{
+	return v ? db_bind_text(st, name, v) : bind_null(st, name);
+}
+
+static int store_cover(sqlite3 *db, struct graph *g, const struct g_cover *c,
+		       sqlite3_stmt *site, sqlite3_stmt *cov)
+{
+	const struct g_fn *f = &g->fns[c->node];
+	const struct g_edge *e = &g->edges[c->edge];
+	const struct g_fn *via = &g->fns[e->caller];
+	const struct g_store *s = &g->stores[c->store];
+	const struct g_reg *r = c->reg >= 0 ? &g->regs[c->reg] : NULL;
+
+	if (db_bind_int(site, "@id", f->file_id) || db_bind_text(site, "@file", f->file) ||
+	    db_bind_int(site, "@line", f->line) || db_bind_text(site, "@function", f->name) ||
+	    db_step_done(site))
+		return -1;
+	if (db_bind_int(cov, "@id", f->file_id) || db_bind_text(cov, "@function", f->name) ||
+	    db_bind_text(cov, "@struct", e->st) || db_bind_text(cov, "@member", e->member) ||
+	    bind_text_or_null(cov, "@tbl", s->tbl) || db_bind_text(cov, "@sfile", s->file) ||
+	    db_bind_int(cov, "@sline", s->line) || db_bind_text(cov, "@vfile", via->file) ||
+	    db_bind_int(cov, "@vline", e->line) || db_bind_text(cov, "@vfunction", via->name) ||
+	    bind_text_or_null(cov, "@rkind", r ? r->kind : NULL) ||
+	    bind_text_or_null(cov, "@rvia", r ? r->via : NULL) ||
+	    bind_text_or_null(cov, "@rfile", r ? r->file : NULL) ||
+	    (r ? db_bind_int(cov, "@rline", r->line) : bind_null(cov, "@rline")))
+		return -1;
+	return db_step_done(cov);
+}
+
+static int store_coverage(sqlite3 *db, struct graph *g)
+{
+	sqlite3_stmt *site = db_prepare(db, "INSERT INTO sites (file_id, file, line, function, kind) "
+					"VALUES (@id, @file, @line, @function, 'implicit')");
+	sqlite3_stmt *cov = db_prepare(db, "INSERT INTO coverage (file_id, function, struct, member, "
+				       "tbl, store_file, store_line, via_file, via_line, "
+				       "via_function, reg_kind, reg_via, reg_file, reg_line) VALUES "
+				       "(@id, @function, @struct, @member, @tbl, @sfile, @sline, "
+				       "@vfile, @vline, @vfunction, @rkind, @rvia, @rfile, @rline)");
+	int i, ret = site && cov ? 0 : -1;
+
+	for (i = 0; i < g->nr_cover && !ret; i++)
+		ret = store_cover(db, g, &g->cover[i], site, cov);
+	sqlite3_finalize(site);
+	sqlite3_finalize(cov);
+	return ret;
+}
+
+static int set_meta(sqlite3 *db, const char *key, long value)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO meta (key, value) VALUES (@key, @value)");
+	char buf[32];
+	int ret;
+
+	snprintf(buf, sizeof(buf), "%ld", value);
+	ret = !st || db_bind_text(st, "@key", key) || db_bind_text(st, "@value", buf) ||
+	      db_step_done(st) ? -1 : 0;
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
+{
+	struct primitives prims;
+	struct graph g = { 0 };
+	int ret = -1, nr_chains = 0;
+
+	if (primitives_load(&prims, o ? o->primitives : NULL))
+		return -1;
+	g.prims = &prims;
+	/* read and write in one transaction: a consistent view, one commit */
+	if (db_begin(db))
+		goto out;
+	if (graph_load(db, &g))
+		goto out_rollback;
+	if (db_exec(db, "DELETE FROM sites WHERE kind = 'implicit'; DELETE FROM coverage; "
+		    "DELETE FROM chains; DELETE FROM headers WHERE id NOT IN "
+		    "(SELECT header_id FROM file_headers)") ||
+	    store_coverage(db, &g) || chains_store(db, &g, &nr_chains) ||
+	    set_meta(db, "analyzer.resolved", 1) ||
+	    set_meta(db, "analyzer.unresolved", g.unresolved) ||
+	    set_meta(db, "analyzer.unresolved_held", g.unresolved_held))
+		goto out_rollback;
+	ret = db_commit(db);
+	goto out;
+out_rollback:
+	db_rollback(db);
+	error("the global pass failed; the database keeps its previous results");
+out:
+	graph_free(&g);
+	primitives_release(&prims);
+	return ret;
+}
