@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bkl audit: the whole-tree driver.  Configure the tree out of tree in
+ * the cache, ask Kbuild for every file's flags (lib/kbuild-flags.c),
+ * run the analyzer on the files whose flags, content or headers changed
+ * (lib/kbuild-state.c), -j workers each into its own shard
+ * (lib/kbuild-jobs.c), merge the shards into the DB in one step (which
+ * also runs the global pass), and sum up.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "db/db.h"
+#include "lib/kbuild-config.h"
+#include "lib/kbuild-flags.h"
+#include "lib/kbuild-jobs.h"
+#include "lib/kbuild-state.h"
+#include "lib/kbuild-walk.h"
+#include "lib/ktree.h"
+#include "lib/parse-options.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "lib/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
+
+const char usage_audit[] =
+	"usage: bkl audit [--tree DIR] [--config defconfig|allmodconfig|FILE] [--db DB]\n"
+	"                 [-j N] [--all-arch] [--force] [--timeout SECS] [--show-flags]\n"
+	"                 [DIR|FILE...]\n"
+	"\n"
+	"Run the BKL analyzer on every .c file under the given directories or\n"
+	"files of the kernel tree (default: the whole tree) with the flags Kbuild\n"
+	"compiles it with, into the database, then merge and resolve.  Files whose\n"
+	"content, flags and included headers did not change since the last run are\n"
+	"skipped; a file sparse cannot parse is recorded with its error.\n"
+	"\n"
+	"The tree is configured out of tree in $BKL_CACHE/audit/CONFIG-KEY (the\n"
+	"config, then CONFIG_BKL and CONFIG_BKL_LEGACY_SITES, then make prepare;\n"
+	"no kernel build).  By default tools/, scripts/, Documentation/, usr/ and\n"
+	"arch/* other than arch/x86 are not analyzed (name them to include them).\n"
+	"\n"
+	"    --tree DIR       the kernel tree (default: the work tree `bkl tree`\n"
+	"                     prepares, made first if it is missing)\n"
+	"    --config NAME    a config target or a .config file (default allmodconfig)\n"
+	"    --db DB          the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
+	"    -j N             analyzer processes (default: the number of CPUs)\n"
+	"    --all-arch       also analyze arch/* other than x86\n"
+	"    --force          analyze every file again\n"
+	"    --timeout SECS   give up on a file after SECS seconds (default 300)\n"
+	"    --show-flags     print each file and its sparse flags, tab-separated\n"
+	"                     (F built, O listed but off, D its directory's, H host\n"
+	"                     program), and analyze nothing\n";
+
+/*
+ * --tree, else the work tree, prepared as `bkl tree` does when missing or
+ * stale.  series: the series hash for the work tree ("" for --tree).
+ */
+static int resolve_tree(const char *opt, struct strbuf *tree, struct strbuf *series)
+{
+	char real[PATH_MAX];
+	struct strbuf patches = STRBUF_INIT;
+	const char *tarball = getenv("BKL_TARBALL");
+	struct series s;
+	int ret = -1;
+
+	if (opt) {
+		if (!realpath(opt, real))
+			return error("no kernel tree at '%s'", opt);
+		strbuf_addstr(tree, real);
+		return kbuild_check_tree(tree->buf);
+	}
+	strbuf_addf(&patches, "%s/patches", bkl_repo_dir());
+	if (series_read(&s, patches.buf))
+		goto out;
+	if (mkdir_p(ktree_dir("")) ||
+	    ktree_unpack(tarball && *tarball ? tarball : DEFAULT_TARBALL) ||
+	    ktree_prepare_work(&s, 0))
+		goto out_series;
+	strbuf_addstr(tree, ktree_dir("work"));
+	strbuf_addstr(series, series_hash_hex(&s));
+	ret = kbuild_check_tree(tree->buf);
+out_series:
+	series_release(&s);
+out:
+	strbuf_release(&patches);
+	return ret;
+}
+
+static void config_label(const char *config, struct strbuf *out)
+{
+	const char *base = strrchr(config, '/');
+
+	base = base ? base + 1 : config;
+	for (; *base; base++)
+		strbuf_add(out, (*base >= 'a' && *base <= 'z') || (*base >= 'A' && *base <= 'Z') ||
+			   (*base >= '0' && *base <= '9') || *base == '-' ? base : "_", 1);
+}
+
+static int set_meta(sqlite3 *db, const char *key, const char *value)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO meta (key, value) VALUES (@key, @value) "
+				      "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+	int ret;
+
+	if (!st)
+		return -1;
+	ret = db_bind_text(st, "@key", key) || db_bind_text(st, "@value", value) ||
+	      db_step_done(st) ? -1 : 0;
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static int record_config(sqlite3 *db, const char *tree, const char *objtree,
+			 const char *series, const struct kbuild_config *c, int real_call)
+{
+	char bkl[2] = { c->bkl, 0 }, now[32];
+	int ret;
+
+	snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
+	if (db_begin(db))
+		return -1;
+	ret = set_meta(db, "audit.tree", tree) || set_meta(db, "audit.objtree", objtree) ||
+	      set_meta(db, "audit.series", series) ||
+	      set_meta(db, "audit.config", c->name) ||
+	      set_meta(db, "audit.config_hash", c->hash) ||
+	      set_meta(db, "audit.config_bkl", bkl) ||
+	      set_meta(db, "audit.lock_kernel_call", real_call > 0 ? "yes" : "no") ||
+	      set_meta(db, "audit.started", now);
+	if (ret) {
+		db_rollback(db);
+		return -1;
+	}
+	return db_commit(db);
+}
+
+/* Warn, in one line, when the analyzer will see no lock_kernel() call. */
+static int probe_bkl(struct kbuild_flags *kf, const char *objtree,
+		     const struct kbuild_config *c)
+{
+	struct strbuf flags = STRBUF_INIT, why = STRBUF_INIT;
+	int real;
+
+	kbuild_flags_for(kf, "init/main.c", &flags);
+	real = kbuild_probe_lock_kernel(objtree, flags.buf, c, &why);
+	if (!real)
+		warning("lock_kernel() is not a real call after preprocessing: %s; "
+			"no BKL site will be found", why.buf);
+	strbuf_release(&flags);
+	strbuf_release(&why);
+	return real;
+}
+
+/* Did the analyzer's global pass run after the last analysis? */
+static int resolved(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int yes = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'analyzer.resolved'",
+			       -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		yes = sqlite3_column_text(st, 0) && !strcmp((const char *)sqlite3_column_text(st, 0), "1");
+	sqlite3_finalize(st);
+	return yes;
+}
+
+static const char *self_exe(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (n <= 0)
+		return "bkl";
+	path[n] = '\0';
+	/* rebuilt while we run: the new binary is at the same path */
+	if (n > 10 && !strcmp(path + n - 10, " (deleted)"))
+		path[n - 10] = '\0';
+	return path;
+}
+
+/* bkl merge --db DB SHARD...: the shards in, then the global pass. */
+static int merge_shards(const char *db_path, const struct kjobs *k)
+{
+	const char **argv = calloc(k->jobs + 5, sizeof(*argv));
+	char **shards = calloc(k->jobs, sizeof(*shards));
+	struct strbuf out = STRBUF_INIT;
+	int i, nr = 0, rc;
+
+	if (!argv || !shards)
+		abort();
+	argv[nr++] = self_exe();
+	argv[nr++] = "merge";
+	argv[nr++] = "--db";
+	argv[nr++] = db_path;
+	for (i = 0; i < k->jobs; i++) {
+		char buf[PATH_MAX];
+
+		kjobs_shard_path(k, i, buf, sizeof(buf));
+		if (path_exists(buf))
+			argv[nr++] = shards[i] = strdup(buf);
+	}
+	if (isatty(2))
+		fprintf(stderr, "merging %d shards into %s and resolving\n", nr - 4, db_path);
+	rc = run_command(argv, NULL, &out);
+	if (rc) {
+		fputs(sb_str(&out), stderr);
+		error("cannot merge the shards in '%s' into '%s' (kept for 'bkl merge')",
+		      k->shard_dir, db_path);
+	}
+	for (i = 0; i < k->jobs; i++)
+		free(shards[i]);
+	free(shards);
+	free(argv);
+	strbuf_release(&out);
+	return rc ? -1 : 0;
+}
+
+struct plan {
+	char *kind;		/* per walked file: enum kflags_kind */
+	struct kjob *job;
+	char (*flags_hash)[17];
+	char (*src_hash)[17];
+	int nr, skipped, host, included;
+};
+
+/* Which files to analyze: those kstate says changed (all with --force). */
+static void make_plan(struct plan *p, struct walk *w, struct kbuild_flags *kf,
+		      struct kstate *ks, const char *config_hash, int force)
+{
+	struct strbuf file = STRBUF_INIT, full = STRBUF_INIT;
+	int i;
+
+	p->kind = calloc(w->nr + 1, 1);
+	p->job = calloc(w->nr + 1, sizeof(*p->job));
+	p->flags_hash = calloc(w->nr + 1, sizeof(*p->flags_hash));
+	p->src_hash = calloc(w->nr + 1, sizeof(*p->src_hash));
+	if (!p->kind || !p->job || !p->flags_hash || !p->src_hash)
+		abort();
+	for (i = 0; i < w->nr; i++) {
+		const char *src;
+
+		p->kind[i] = kbuild_flags_for(kf, w->files[i], &file);
+		if (p->kind[i] == KFLAGS_HOST) {
+			p->host++;
+			continue;
+		}
+		/* Not a compilation unit: analyzed as part of its includer. */
+		if (p->kind[i] == KFLAGS_DIR && kstate_included(ks, w->files[i])) {
+			p->kind[i] = 'I';
+			p->included++;
+			continue;
+		}
+		strbuf_reset(&full);
+		strbuf_addstr(&full, kbuild_checkflags(kf));
+		if (full.len && file.len)
+			strbuf_addstr(&full, "\n");
+		strbuf_addstr(&full, file.buf);
+		/*
+		 * The configuration counts as a flag: a file that failed has
+		 * no recorded headers, but is tried again when it changes.
+		 */
+		snprintf(p->flags_hash[p->nr], 17, "%016llx", (unsigned long long)
+			 fnv1a(fnv1a(FNV1A_INIT, full.buf, full.len), config_hash, 16));
+		if (!force && !kstate_stale(ks, w->files[i], p->flags_hash[p->nr])) {
+			p->skipped++;
+			continue;
+		}
+		src = kstate_hash(ks, w->files[i]);
+		snprintf(p->src_hash[p->nr], 17, "%s", src ? src : "unreadable");
+		p->job[p->nr].path = w->files[i];
+		p->job[p->nr].flags = strdup(full.buf);
+		p->nr++;
+	}
+	strbuf_release(&file);
+	strbuf_release(&full);
+}
+
+static void show_flags(struct walk *w, struct kbuild_flags *kf)
+{
+	struct strbuf flags = STRBUF_INIT, full = STRBUF_INIT;
+	char *p;
+	int i;
+
+	for (i = 0; i < w->nr; i++) {
+		char kind = kbuild_flags_for(kf, w->files[i], &flags);
+
+		strbuf_reset(&full);
+		strbuf_addf(&full, "%s\t%c\t%s\t%s", w->files[i], kind, kbuild_checkflags(kf),
+			    flags.buf);
+		for (p = full.buf; *p; p++)
+			if (*p == '\n')
+				*p = '\t';
+		puts(full.buf);
+	}
+	strbuf_release(&flags);
+	strbuf_release(&full);
+}
+
+static int outside_other_arch(const char *path)
+{
+	return strncmp(path, "arch/", 5) || !strncmp(path, "arch/x86/", 9);
+}
+
+static void pct(char *buf, size_t size, int n, int of)
+{
+	snprintf(buf, size, "%d/%d (%.1f%%)", n, of, of ? 100.0 * n / of : 0.0);
+}
+
+/* A count from the analyzer's tables, or "?" while they are not there. */
+static void count(sqlite3 *db, const char *sql, char *buf, size_t size)
+{
+	sqlite3_stmt *st = NULL;
+
+	snprintf(buf, size, "?");
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		snprintf(buf, size, "%lld", (long long)sqlite3_column_int64(st, 0));
+	sqlite3_finalize(st);
+}
+
+static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct plan *p,
+		    struct kstate *ks, const struct kjobs *k, double elapsed)
+{
+	int i, fail = 0, total = 0, fail_x86 = 0, total_x86 = 0, fail_b = 0, total_b = 0;
+	char a[64], b[64], c[64], sites[32], impl[32], imb[32], chains[32], el[32];
+
+	for (i = 0; i < w->nr; i++) {
+		char st = kstate_status(ks, w->files[i]);
+
+		if (p->kind[i] == KFLAGS_DIR && kstate_included(ks, w->files[i]))
+			p->kind[i] = 'I';	/* found to be #included by this run */
+		if (!st || p->kind[i] == 'I' || p->kind[i] == KFLAGS_HOST)
+			continue;
+		total++;
+		fail += st != 'o';
+		if (outside_other_arch(w->files[i])) {
+			total_x86++;
+			fail_x86 += st != 'o';
+		}
+		if (p->kind[i] == KFLAGS_BUILT) {
+			total_b++;
+			fail_b += st != 'o';
+		}
+	}
+	pct(a, sizeof(a), fail, total);
+	pct(b, sizeof(b), fail_x86, total_x86);
+	pct(c, sizeof(c), fail_b, total_b);
+	count(db, "SELECT count(*) FROM sites WHERE kind != 'implicit'", sites, sizeof(sites));
+	count(db, "SELECT count(*) FROM (SELECT DISTINCT file, function FROM sites "
+		  "WHERE kind = 'implicit')", impl, sizeof(impl));
+	count(db, "SELECT count(*) FROM imbalances", imb, sizeof(imb));
+	count(db, "SELECT count(*) FROM chains", chains, sizeof(chains));
+	kjobs_duration(elapsed, el, sizeof(el));
+	printf("audit: %d files: %d analyzed, %d skipped (unchanged), %d failed",
+	       w->nr, k->done, p->skipped, k->failed);
+	if (p->host)
+		printf(", %d host programs left out", p->host);
+	for (i = p->included = 0; i < w->nr; i++)
+		p->included += p->kind[i] == 'I';
+	if (p->included)
+		printf(", %d #included by other .c files (analyzed there)", p->included);
+	printf("\naudit: parse failures %s; outside arch/ other than x86 %s; "
+	       "in files this config builds %s\n", a, b, c);
+	printf("audit: database: %s BKL sites, %s implicit functions, %s imbalances, %s chains\n",
+	       sites, impl, imb, chains);
+	printf("audit: %s elapsed; database %s\n", el, db_path);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int cmd_audit(int argc, const char **argv)
+{
+	const char *opt_tree = NULL, *config = "allmodconfig", *db_opt = NULL;
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), all_arch = 0, force = 0, timeout = 300;
+	int show = 0;
+	struct strbuf tree = STRBUF_INIT, series = STRBUF_INIT, obj = STRBUF_INIT;
+	struct strbuf fdir = STRBUF_INIT, shards = STRBUF_INIT, label = STRBUF_INIT;
+	struct kbuild_config cfg = { 0 };
+	struct kbuild_flags *kf = NULL;
+	struct kstate *ks = NULL;
+	struct walk w = { 0 };
+	struct plan p = { 0 };
+	struct kjobs k = { 0 };
+	char **scope = NULL, db_path[PATH_MAX + 1];
+	const char **dirs = NULL;
+	sqlite3 *db = NULL;
+	double start = now();
+	int i, nr_scope, gone, ret = -1;
+	const struct option opts[] = {
+		OPT_STRING(0, "tree", &opt_tree),
+		OPT_STRING(0, "config", &config),
+		OPT_STRING(0, "db", &db_opt),
+		OPT_INT('j', "jobs", &jobs),
+		OPT_BOOL(0, "all-arch", &all_arch),
+		OPT_BOOL(0, "force", &force),
+		OPT_INT(0, "timeout", &timeout),
+		OPT_BOOL(0, "show-flags", &show),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, opts);
+	if (argc < 0)
+		return show_usage(find_command("audit"), 1);
+	if (jobs < 1)
+		jobs = 1;
+	/* bkl audit may run under make: the kernel's make must not join that one. */
+	unsetenv("MAKEFLAGS");
+	unsetenv("MAKELEVEL");
+	unsetenv("MFLAGS");
+	unsetenv("MAKEFILES");
+	if (!db_opt)
+		db_opt = db_default_path();
+	if (!realpath(db_opt, db_path)) {	/* a new DB: make its name absolute */
+		char cwd[PATH_MAX / 2];
+
+		if (db_opt[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+			snprintf(db_path, sizeof(db_path), "%.*s", PATH_MAX, db_opt);
+		else
+			snprintf(db_path, sizeof(db_path), "%s/%.*s", cwd, PATH_MAX / 2 - 1, db_opt);
+	}
+	if (resolve_tree(opt_tree, &tree, &series))
+		goto out;
+	nr_scope = kwalk_scope(tree.buf, argc, argv, &scope);
+	if (nr_scope < 0)
+		goto out;
+	/*
+	 * One build directory per tree and config, kept across series
+	 * changes: every file's flags name it, so a new directory would
+	 * re-analyze everything.  A new series re-runs the config (its
+	 * Kconfig may differ) and make prepare in it instead.
+	 */
+	config_label(config, &label);
+	strbuf_addf(&obj, "%s/audit/%s-%016llx", bkl_cache_dir(), label.buf,
+		    (unsigned long long)fnv1a(FNV1A_INIT, tree.buf, tree.len));
+	if (kbuild_configure(tree.buf, obj.buf, config, sb_str(&series), jobs, &cfg))
+		goto out;
+	if (chdir(tree.buf)) {
+		error("cannot enter '%s'", tree.buf);
+		goto out;
+	}
+	w.all_arch = all_arch;
+	for (i = 0; i < nr_scope; i++) {
+		struct stat st;
+
+		if (!stat(scope[i], &st) && S_ISDIR(st.st_mode))
+			kwalk_dir(&w, scope[i]);
+		else
+			kwalk_add(&w, scope[i]);
+	}
+	kwalk_sort(&w);
+	dirs = kwalk_scope_dirs(scope, nr_scope);
+	strbuf_addf(&fdir, "%s/bkl-flags", obj.buf);
+	if (!kbuild_flags_fresh(tree.buf, obj.buf, fdir.buf, dirs, nr_scope, w.newest_makefile)) {
+		if (isatty(2))
+			fprintf(stderr, "asking Kbuild for the flags of %d files\n", w.nr);
+		if (kbuild_flags_dump(tree.buf, obj.buf, fdir.buf, dirs, nr_scope, jobs))
+			goto out;
+	}
+	if (kbuild_flags_load(&kf, fdir.buf, obj.buf))
+		goto out;
+	if (show) {
+		show_flags(&w, kf);
+		ret = 0;
+		goto out;
+	}
+	if (db_open(db_path, &db) ||
+	    record_config(db, tree.buf, obj.buf, sb_str(&series), &cfg, probe_bkl(kf, obj.buf, &cfg)))
+		goto out;
+	if (kstate_load(db, &ks) || kstate_scan_deps(ks, db) < 0)
+		goto out;
+	gone = kstate_forget_missing(ks, db, (const char *const *)scope, nr_scope);
+	if (gone < 0)
+		goto out;
+	make_plan(&p, &w, kf, ks, cfg.hash, force);
+	k.self = self_exe();
+	k.jobs = jobs;
+	k.timeout = timeout;
+	strbuf_addf(&shards, "%s.shards", db_path);
+	k.shard_dir = shards.buf;
+	if (p.nr) {
+		const char *rm[] = { "rm", "-rf", shards.buf, NULL };
+
+		if (run_command(rm, NULL, NULL) || mkdir_p(shards.buf) ||
+		    kjobs_run(&k, p.job, p.nr) || merge_shards(db_path, &k))
+			goto out;
+		run_command(rm, NULL, NULL);
+	} else if (gone || !resolved(db)) {
+		/* files gone, or `bkl check` analyses: the global pass again */
+		if (merge_shards(db_path, &k))
+			goto out;
+	}
+	if (kstate_record(ks, db, p.job, p.flags_hash, (const char (*)[17])p.src_hash, p.nr) ||
+	    (p.nr && kstate_scan_included(ks, db)))
+		goto out;
+	summary(db, db_path, &w, &p, ks, &k, now() - start);
+	if (gone)
+		printf("audit: %d files gone from the tree: their facts removed\n", gone);
+	ret = 0;
+	if (k.interrupted)
+		ret = error("interrupted: %d of %d files not analyzed", p.nr - k.done, p.nr);
+out:
+	db_close(db);
+	kstate_free(ks);
+	kbuild_flags_free(kf);
+	kbuild_config_release(&cfg);
+	for (i = 0; i < p.nr; i++) {
+		free(p.job[i].flags);
+		free(p.job[i].err);
+	}
+	free(p.kind);
+	free(p.job);
+	free(p.flags_hash);
+	free(p.src_hash);
+	kwalk_release(&w);
+	for (i = 0; scope && scope[i]; i++)
+		free(scope[i]);
+	for (i = 0; dirs && dirs[i]; i++)
+		free((char *)dirs[i]);
+	free(scope);
+	free(dirs);
+	strbuf_release(&tree);
+	strbuf_release(&series);
+	strbuf_release(&obj);
+	strbuf_release(&fdir);
+	strbuf_release(&shards);
+	strbuf_release(&label);
+	return ret;
+}

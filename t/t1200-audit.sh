@@ -1,0 +1,201 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+test_description='bkl audit and bkl check: Kbuild flags, incremental runs, failures, summary'
+. ./test-lib.sh
+
+REAL_CACHE=${BKL_CACHE:-$HOME/.cache/bkl-audit}
+PRISTINE=$REAL_CACHE/linux/pristine
+BKL_CACHE=$PWD/cache
+export BKL_CACHE
+
+# ---- refusals: no kernel needed ----
+
+test_expect_success 'a missing tree is one line' '
+	test_must_fail bkl audit --tree nothere --db a.db 2>err &&
+	test_one_line err "error: no kernel tree at .nothere."
+'
+
+test_expect_success 'a directory that is not a kernel tree is one line' '
+	mkdir -p notkernel && echo "all:" >notkernel/Makefile &&
+	test_must_fail bkl audit --tree notkernel --db a.db 2>err &&
+	test_one_line err "error: .*notkernel/Makefile. has no VERSION.*not a kernel tree" &&
+	mkdir -p empty &&
+	test_must_fail bkl audit --tree empty --db a.db 2>err &&
+	test_one_line err "error: no kernel Makefile at .*empty/Makefile."
+'
+
+test_expect_success 'a tree without Kbuild is one line' '
+	mkdir -p nokbuild &&
+	printf "VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n" >nokbuild/Makefile &&
+	test_must_fail bkl audit --tree nokbuild --db a.db 2>err &&
+	test_one_line err "error: .*nokbuild. has no scripts/Makefile.build: not a Kbuild kernel tree"
+'
+
+test_expect_success 'a scope outside the tree, a bad config: one line each, nothing built' '
+	mkdir -p fake/scripts && cp nokbuild/Makefile fake/ && : >fake/scripts/Makefile.build &&
+	test_must_fail bkl audit --tree fake --db a.db drivers/nothere 2>err &&
+	test_one_line err "error: .drivers/nothere. is not in the tree" &&
+	test_must_fail bkl audit --tree fake --db a.db --config nosuch 2>err &&
+	test_one_line err "error: .nosuch. is neither a config target" &&
+	! test -e cache/audit
+'
+
+test_expect_success 'bkl check without a source file shows its usage' '
+	test_must_fail bkl check --db a.db -D__KERNEL__ -Iinclude 2>err &&
+	grep "^usage: bkl check" err
+'
+
+# ---- a real tree: a hard-linked copy of the pristine 6.1 with a test directory ----
+
+test -f "$PRISTINE/Makefile" && command -v make >/dev/null && command -v gcc >/dev/null &&
+	test_set_prereq KTREE
+# REAL: the tree, the analyzer (bkl analyze, bkl merge) and sqlite3 to look inside.
+test_have_prereq KTREE && bkl analyze -h >/dev/null 2>&1 && bkl merge -h >/dev/null 2>&1 &&
+	command -v sqlite3 >/dev/null && test_set_prereq REAL
+
+# Never write through the hard links: replace a file, do not edit it.
+replace() {	# file: copy, so the pristine inode is left alone
+	cp "$1" "$1.new" && rm -f "$1" && mv "$1.new" "$1"
+}
+
+q() { sqlite3 db "$1"; }
+audit() { bkl audit --tree tree --config tinyconfig --db db -j2 "$@" drivers/char/bkltest; }
+
+test_expect_success KTREE 'setup: tree copy with drivers/char/bkltest' '
+	{ cp -al "$PRISTINE" tree 2>/dev/null || { rm -rf tree && cp -a "$PRISTINE" tree; }; } &&
+	replace tree/drivers/char/Makefile &&
+	printf "obj-y += bkltest/\nsubdir-ccflags-y += -DBKLTEST_SUBDIR=1\n" >>tree/drivers/char/Makefile &&
+	T=tree/drivers/char/bkltest && mkdir -p $T/inc &&
+	cat >$T/Makefile <<-\EOF &&
+	ccflags-y += -I$(srctree)/$(src)/inc
+	CFLAGS_one.o += -DBKLTEST_PERFILE=1
+	obj-y += one.o two.o three.o bad.o
+	obj-m += mod.o
+	EOF
+	cat >$T/inc/bkltest.h <<-\EOF &&
+	#include <linux/smp_lock.h>
+	int bkltest_helper(int x);
+	EOF
+	cat >$T/one.c <<-\EOF &&
+	#include <linux/fs.h>
+	#include <bkltest.h>
+	#ifndef BKLTEST_PERFILE
+	#error CFLAGS_one.o missing
+	#endif
+	#ifndef BKLTEST_SUBDIR
+	#error subdir-ccflags-y missing
+	#endif
+	int bkltest_open(struct inode *inode, struct file *filp)
+	{
+		lock_kernel();
+		bkltest_helper(1);
+		unlock_kernel();
+		return 0;
+	}
+	EOF
+	printf "#include <bkltest.h>\nint bkltest_helper(int x)\n{\n\treturn x;\n}\n" >$T/two.c &&
+	printf "int bkltest_three(void)\n{\n\treturn 3;\n}\n" >$T/three.c &&
+	printf "#include <bkltest.h>\nint bkltest_unlisted(void)\n{\n\treturn 0;\n}\n" >$T/unlisted.c &&
+	printf "#ifndef MODULE\n#error -DMODULE missing\n#endif\nconst char *bkltest_name = KBUILD_MODNAME;\n" >$T/mod.c &&
+	printf "int bkltest_bad(void\n{\n\treturn ;;; }}}\n" >$T/bad.c &&
+	cat >tree/include/linux/smp_lock.h <<-\EOF
+	#ifndef __LINUX_SMPLOCK_H
+	#define __LINUX_SMPLOCK_H
+	#ifdef CONFIG_BKL
+	extern void lock_kernel(void);
+	extern void unlock_kernel(void);
+	#else
+	#define lock_kernel()	do { } while (0)
+	#define unlock_kernel()	do { } while (0)
+	#endif
+	#endif
+	EOF
+'
+
+test_expect_success REAL 'first run: configured out of tree, warns once that lock_kernel() is no call' '
+	audit >out 2>err &&
+	grep "^audit: 6 files: 6 analyzed, 0 skipped (unchanged), 1 failed" out &&
+	test "$(grep -c "warning:" err)" = 1 &&
+	grep "warning: lock_kernel() is not a real call after preprocessing: CONFIG_BKL is not set in tinyconfig" err &&
+	test -f cache/audit/tinyconfig-*/include/generated/autoconf.h &&
+	! test -e tree/.config && ! test -e tree/include/generated &&
+	test "$(q "SELECT value FROM meta WHERE key = '\''audit.config_bkl'\''")" = n &&
+	test "$(q "SELECT value FROM meta WHERE key = '\''audit.config'\''")" = tinyconfig
+'
+
+test_expect_success REAL 'Kbuild flags: per-directory, per-file, subdir, -DMODULE, unlisted files' '
+	for f in one two three mod unlisted; do
+		test "$(q "SELECT status FROM audit_files WHERE path = '\''drivers/char/bkltest/$f.c'\''")" = ok ||
+		{ q "SELECT * FROM audit_files WHERE path LIKE '\''%$f.c'\''"; return 1; }
+	done
+'
+
+test_expect_success REAL 'a file sparse cannot parse is recorded, the run goes on' '
+	test "$(q "SELECT status FROM audit_files WHERE path = '\''drivers/char/bkltest/bad.c'\''")" = error &&
+	q "SELECT error FROM audit_files WHERE path = '\''drivers/char/bkltest/bad.c'\''" | grep . &&
+	grep "^audit: parse failures 1/6 (16.7%); outside arch/ other than x86 1/6 (16.7%)" out
+'
+
+test_expect_success REAL 'second run skips everything' '
+	audit >out &&
+	grep "^audit: 6 files: 0 analyzed, 6 skipped (unchanged), 0 failed" out &&
+	grep "^audit: parse failures 1/6" out
+'
+
+test_expect_success REAL 'touching a header without changing it re-analyzes nothing' '
+	touch tree/drivers/char/bkltest/inc/bkltest.h &&
+	audit >out &&
+	grep "^audit: 6 files: 0 analyzed, 6 skipped" out
+'
+
+test_expect_success REAL 'editing a header re-analyzes its includers only' '
+	echo "int bkltest_more(void);" >>tree/drivers/char/bkltest/inc/bkltest.h &&
+	q "SELECT path, analyzed_at FROM audit_files ORDER BY path" >before &&
+	sleep 1 && audit >out &&
+	grep "^audit: 6 files: 3 analyzed, 3 skipped" out &&
+	q "SELECT path, analyzed_at FROM audit_files ORDER BY path" >after &&
+	diff before after | sed -n "s/^> \([^|]*\)|.*/\1/p" | sort >changed &&
+	printf "drivers/char/bkltest/one.c\ndrivers/char/bkltest/two.c\ndrivers/char/bkltest/unlisted.c\n" >expect &&
+	test_cmp expect changed
+'
+
+test_expect_success REAL 'changing a file re-analyzes it' '
+	printf "int bkltest_three(void)\n{\n\treturn 33;\n}\n" >tree/drivers/char/bkltest/three.c &&
+	audit >out &&
+	grep "^audit: 6 files: 1 analyzed, 5 skipped" out
+'
+
+test_expect_success REAL 'changing a file'\''s flags in its Makefile re-analyzes it' '
+	echo "CFLAGS_three.o += -DBKLTEST_THREE=1" >>tree/drivers/char/bkltest/Makefile &&
+	audit >out &&
+	grep "^audit: 6 files: 1 analyzed, 5 skipped" out
+'
+
+test_expect_success REAL '--force analyzes everything again' '
+	audit --force >out &&
+	grep "^audit: 6 files: 6 analyzed, 0 skipped (unchanged), 1 failed" out
+'
+
+test_expect_success REAL 'a tree whose Kconfig has CONFIG_BKL: enabled, no warning, sites found' '
+	replace tree/init/Kconfig &&
+	printf "\nconfig BKL\n\tbool \"The Big Kernel Lock\"\n\nconfig BKL_LEGACY_SITES\n\tbool \"BKL legacy sites\"\n\tdepends on BKL\n" >>tree/init/Kconfig &&
+	audit >out 2>err &&
+	! grep "warning:" err &&
+	test "$(q "SELECT value FROM meta WHERE key = '\''audit.config_bkl'\''")" = y &&
+	test "$(q "SELECT value FROM meta WHERE key = '\''audit.lock_kernel_call'\''")" = yes &&
+	grep "^audit: 6 files: 6 analyzed" out &&
+	grep "^audit: database: [1-9][0-9]* BKL sites" out
+'
+
+test_expect_success REAL 'bkl check as the Kbuild checker: make C=2 CHECK=...' '
+	O=$(echo "$PWD"/cache/audit/tinyconfig-*) &&
+	make -k -s -C tree O="$O" C=2 CHECK="bkl check --db $PWD/check.db" \
+		drivers/char/bkltest/one.o drivers/char/bkltest/two.o >make.out 2>&1 &&
+	sqlite3 check.db "SELECT path FROM files WHERE path LIKE '\''%bkltest%'\'' ORDER BY path" >paths &&
+	printf "drivers/char/bkltest/one.c\ndrivers/char/bkltest/two.c\n" >expect &&
+	test_cmp expect paths &&
+	test "$(sqlite3 check.db "SELECT count(*) FROM files WHERE path LIKE '\''%bkltest%'\'' AND status = '\''ok'\''")" = 2 &&
+	bkl merge --db check.db
+'
+
+test_done
