@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_QEMU_H
+#define BKL_QEMU_H
+
+#include <regex.h>
+#include "strbuf.h"
+
+struct series;
+
+/*
+ * Booting the patched kernel in QEMU (bkl qemu).  Three parts:
+ *   lib/qemu-kbuild.c    config fragments -> .config (checked) -> bzImage,
+ *                        out of tree in $BKL_CACHE/kbuild/<key>
+ *   lib/qemu-boot.c      the initramfs, the KVM probe, running QEMU
+ *   lib/qemu-classify.c  reading the serial console against an .expect file
+ */
+
+/* ---- kernel build ---- */
+
+struct qemu_kbuild {
+	char config[17];	/* hash of the fragments + kernel version */
+	char key[17];		/* config + series: this very kernel */
+	char series[17];	/* series_hash_hex() */
+	struct strbuf dir;	/* $BKL_CACHE/kbuild/<config> */
+	struct strbuf src;	/* dir/src: the tree with the series applied */
+	struct strbuf obj;	/* dir/obj: the out-of-tree build */
+	struct strbuf bzimage;
+	struct strbuf log;	/* dir/build.log */
+	int cached;		/* a finished build was reused */
+	double seconds;
+	int lock_fd;		/* flock on dir/lock while built and booted */
+};
+
+/*
+ * Fill kb's keys and paths for the fragments (paths, base first), the
+ * pristine tree's version and series s.  Nothing is built.
+ */
+int qemu_kbuild_init(struct qemu_kbuild *kb, const struct series *s, const char *const *frags, int nr);
+/*
+ * Reuse a finished build of kb->key, or: bring kb->src to series s,
+ * configure (tinyconfig + fragments + olddefconfig), check every option
+ * the fragments ask for, build bzImage with -j2 (incrementally).  Holds
+ * a lock on the configuration until qemu_kbuild_release().  -1 after
+ * error() lines.
+ */
+int qemu_kbuild_make(struct qemu_kbuild *kb, const struct series *s, const char *const *frags, int nr);
+void qemu_kbuild_release(struct qemu_kbuild *kb);
+/* Remove all but the most recently used configurations' builds. */
+void qemu_kbuild_prune(const struct qemu_kbuild *keep);
+
+/*
+ * Options the fragments ask for (the last fragment wins) that .config
+ * does not have as asked: one line each in bad, e.g.
+ * "CONFIG_BKL=y (bkl.config) is not set".  Returns their number, -1 on error.
+ */
+int qemu_kbuild_check_config(const char *dotconfig, const char *const *frags, int nr,
+			struct strbuf *bad);
+
+/*
+ * Bring src (a copy of the pristine tree) to series s, touching only the
+ * files the old and the new series patch; *fresh when it was (re)made
+ * from scratch, so that no object built before can be trusted.
+ */
+int qemu_ksrc_update(const char *src, const struct series *s, int *fresh);
+
+/* Helpers: a monotonic clock; argv run with its output appended to log. */
+double qemu_now(void);
+int qemu_run_logged(const char *const *argv, const char *dir, const char *log);
+int qemu_write_file(const char *path, const char *text);
+
+/* ---- booting ---- */
+
+/* "kvm" when a KVM guest really runs here (probed once, cached), else "tcg". */
+const char *qemu_accel(const char *want);
+/* Build (or reuse) the initramfs from repo/qemu-tests/init/ into path. */
+int qemu_initramfs(const char *repo, const char *tree, struct strbuf *path);
+
+struct qemu_run {
+	int timed_out;		/* killed after the timeout */
+	int status;		/* QEMU's exit status (128 + signal) */
+	double seconds;
+};
+
+int qemu_boot(const char *bzimage, const char *initrd, const char *accel,
+	      const char *append, int timeout, const char *log, struct qemu_run *run);
+
+/* ---- classifying the console ---- */
+
+enum expect_type { EXPECT_LINE, EXPECT_REPORT };
+
+struct expect_rule {
+	enum expect_type type;
+	char *pattern;
+	regex_t re;
+	int lineno;
+	int hits;
+};
+
+struct qemu_expect {
+	char *path;
+	struct expect_rule *rules;
+	int nr;
+};
+
+/* Parse an .expect file; -1 after error("FILE:N: ...") on a bad line. */
+int qemu_expect_read(struct qemu_expect *e, const char *path);
+void qemu_expect_release(struct qemu_expect *e);
+
+struct qemu_report {
+	const char *kind;	/* lockdep, warning, bug, oops, hung-task, ... */
+	int expected;
+	int first, last;	/* console lines, 1-based */
+	char *excerpt;		/* a few lines, '\n'-separated */
+};
+
+enum qemu_verdict { V_PASS, V_FAIL, V_TIMEOUT, V_BUILD_FAILED };
+
+struct qemu_result {
+	enum qemu_verdict verdict;
+	struct qemu_report *reports;
+	int nr_reports;
+	char **missing;		/* directives no line/report satisfied */
+	int nr_missing;
+	int finished;		/* the console reached power-off or a panic */
+};
+
+/*
+ * Classify the console text against e.  run is NULL for a recorded log
+ * (--classify): a console that never finished then counts as a timeout.
+ */
+int qemu_classify(const char *console, struct qemu_expect *e,
+		  const struct qemu_run *run, struct qemu_result *res);
+void qemu_result_release(struct qemu_result *res);
+const char *qemu_verdict_name(enum qemu_verdict v);
+
+/* The console line with its printk timestamp and '\r' stripped (in place). */
+char *qemu_strip_line(char *line);
+
+#endif
