@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "builtin.h"
+#include "lib/campaign-drivers.h"
+#include "lib/campaign-patch.h"
+#include "lib/parse-options.h"
+#include "lib/paths.h"
+#include "lib/usage.h"
+
+const char usage_status[] =
+	"usage: bkl status [--db DB] [--tree DIR] DRIVER [--set STATUS --note TEXT] [--by WHO]\n"
+	"\n"
+	"Where a driver stands: its status, holder, entry points, patches and\n"
+	"audit record.  --set moves it to another status (unclaimed, pushed-down,\n"
+	"audited, converted, tested, done, or blocked, which needs --note saying\n"
+	"why); claiming goes through 'bkl claim'.  Every change is logged with\n"
+	"its time and who made it ('bkl log').\n";
+
+static void show(struct campaign *c, const struct cdriver *d)
+{
+	char *rec = cdriver_record_path(c, d), *pdir = cdriver_patch_dir(c, d);
+	int i;
+
+	printf("driver:       %s (module %s, %s, %s)\n", d->id, d->module, d->config, d->dir);
+	printf("subsystem:    %s%s%s%s\n", d->subsystem, *d->maintainers ? " (" : "",
+	       d->maintainers, *d->maintainers ? ")" : "");
+	printf("status:       %s%s%s\n", cstatus_names[d->st.status], *d->st.since ? " since " : "",
+	       d->st.since);
+	printf("holder:       %s\n", *d->st.holder ? d->st.holder : "-");
+	if (*d->st.note)
+		printf("note:         %s\n", d->st.note);
+	for (i = 0; i < d->nr_e; i++)
+		printf("entry point:  %s() %s:%d%s%s\n", d->e[i].function, d->e[i].file, d->e[i].line,
+		       d->e[i].implicit ? ", covered by chrdev_open()" : "",
+		       d->e[i].locks ? ", takes the BKL itself" : "");
+	for (i = 1; i <= 2; i++) {
+		char *p = campaign_patch_find(c, d, i);
+
+		if (p)
+			printf("patch:        %s%s\n", p, series_contains(c, p) ? " (in the series)" : "");
+		free(p);
+	}
+	printf("record:       %s%s\n", rec + strlen(c->repo) + 1, path_exists(rec) ? "" : " (not written)");
+	free(rec);
+	free(pdir);
+}
+
+int cmd_status(int argc, const char **argv)
+{
+	const char *db = NULL, *tree = NULL, *by = NULL, *set = NULL, *note = NULL, *who;
+	struct campaign c;
+	struct cdriver d;
+	int st = -1, ret = -1;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &db),
+		OPT_STRING(0, "tree", &tree),
+		OPT_STRING(0, "by", &by),
+		OPT_STRING(0, "set", &set),
+		OPT_STRING(0, "note", &note),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, opts);
+	if (argc != 1 || (note && !set))
+		return show_usage(find_command("status"), 1);
+	if (set && (st = cstatus_parse(set)) < 0)
+		return error("unknown status '%s' (one of unclaimed, pushed-down, audited, "
+			     "converted, tested, done, blocked)", set);
+	if (st == CS_CLAIMED)
+		return error("claim a driver with 'bkl claim %s --by \"Name <email>\"'", argv[0]);
+	if (st == CS_BLOCKED && (!note || !*note))
+		return error("say why it is blocked: --note TEXT");
+	who = campaign_who(by);
+	if (set && !who)
+		return error("say who you are: --by \"Name <email>\"");
+	if (campaign_open(&c, db, tree))
+		return -1;
+	if (campaign_driver(&c, argv[0], &d))
+		goto out;
+	if (!set) {
+		show(&c, &d);
+		ret = 0;
+	} else {
+		ret = campaign_record(&c, d.id, "status", st, st == CS_UNCLAIMED ? "" : d.st.holder,
+				      who, note ? note : "");
+		if (!ret)
+			printf("'%s': %s -> %s\n", d.id, cstatus_names[d.st.status], cstatus_names[st]);
+	}
+	cdriver_release(&d);
+out:
+	campaign_close(&c);
+	return ret;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_CAMPAIGN_DRIVERS_H
+#define BKL_CAMPAIGN_DRIVERS_H
+
+#include "campaign.h"
+
+/* An entry point of a driver the BKL covers. */
+struct centry {
+	char *function;
+	char *file;		/* tree-relative */
+	int line;		/* its definition */
+	int implicit;		/* the BKL covers it from outside (chrdev_open) */
+	int locks;		/* lock_kernel() sites inside it (after a push-down) */
+	char *member;		/* implicit: the member it is called through ("open") */
+	char *via;		/* implicit: the function that calls it with the BKL held */
+};
+
+struct cchain {
+	char *file, *function, *class, *path;	/* path: "a -> b -> schedule" */
+	int line;
+};
+
+struct cdriver {
+	char *id;		/* the campaign's name for it */
+	char *module, *config, *dir, *subsystem, *maintainers, *lists;
+	char **files;
+	int nr_files;
+	struct centry *e;
+	int nr_e;
+	int locks, unlocks;	/* explicit sites in its files */
+	int sleep, wait;	/* chains by class, from its entry points */
+	int imbalances;
+	struct cstate st;
+	int known;		/* 0: only the log knows it */
+};
+
+/*
+ * Re-derive campaign_drivers from the analyzer's facts, the tree's
+ * Makefiles and MAINTAINERS, and the push-down patches in the repository;
+ * does nothing when none of them changed.
+ */
+int campaign_refresh(struct campaign *c);
+/* Every driver (only: just that one, with a one-line error if unknown). */
+int campaign_load(struct campaign *c, const char *only, struct cdriver **out, int *nr);
+void cdrivers_release(struct cdriver *d, int nr);
+/* The one driver named; -1 after "no driver 'x'". */
+int campaign_driver(struct campaign *c, const char *id, struct cdriver *d);
+void cdriver_release(struct cdriver *d);
+
+/* repo/drivers-audit/<subsystem slug>/<driver>.md, repo/patches/drivers/<driver> */
+char *cdriver_record_path(const struct campaign *c, const struct cdriver *d);
+char *cdriver_patch_dir(const struct campaign *c, const struct cdriver *d);
+char *subsystem_slug(const char *subsystem);
+
+/*
+ * Is the driver built in the configuration bkl audit analyzed (meta
+ * 'audit.objtree', its .config)?  'y', 'm', 'n', or '?' when unknown.
+ */
+int cdriver_built(struct campaign *c, const struct cdriver *d);
+
+/* "char: misc" for subjects, "char-misc" for file names */
+char *cdriver_prefix(const struct cdriver *d, int for_file);
+
+/* "char" for drivers/char, "rtc" for drivers/rtc, "fuse" for fs/fuse */
+char *cdriver_area(const struct cdriver *d);
+
+/* Analyzer facts (lib/campaign-facts.c): the only code that reads its tables. */
+int facts_check(struct campaign *c);
+/* Files with an implicitly covered function, tree-relative, sorted. */
+int facts_covered_files(struct campaign *c, char ***files, int *nr);
+int facts_fill(struct campaign *c, struct cdriver *d);
+/* The chains starting in a driver's entry points, for its audit record. */
+int facts_chains(struct campaign *c, const struct cdriver *d, struct cchain **out, int *nr);
+void cchains_release(struct cchain *ch, int nr);
+/* Drivers d's entry points call with the BKL held: "driver\tfunction" each. */
+int facts_dependents(struct campaign *c, const struct cdriver *d, char ***out, int *nr);
+/* Calls through pointers in d's entry points (where code the DB may not hold runs). */
+int facts_indirect_calls(struct campaign *c, const struct cdriver *d);
+/* Files the analyzer parsed; a whole-tree audit has some 20,000. */
+int facts_analyzed_files(struct campaign *c);
+#define WHOLE_TREE_FILES 10000
+
+/* A path as the DB holds it, made tree-relative. */
+char *facts_relpath(struct campaign *c, const char *path);
+
+#endif

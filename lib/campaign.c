@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "campaign.h"
+#include "db/db.h"
+#include "ktree.h"
+#include "paths.h"
+#include "run-command.h"
+#include "strbuf.h"
+#include "usage.h"
+
+const char *const cstatus_names[CS_NR] = {
+	"unclaimed", "claimed", "pushed-down", "audited", "converted", "tested", "done",
+	"blocked"
+};
+
+int cstatus_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CS_NR; i++)
+		if (!strcmp(name, cstatus_names[i]))
+			return i;
+	return -1;
+}
+
+const char *campaign_now(void)
+{
+	static char buf[32];
+	const char *env = getenv("BKL_DATE");
+	time_t now = time(NULL);
+
+	if (env && *env)
+		return env;
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	return buf;
+}
+
+static void git_config(const char *key, struct strbuf *out)
+{
+	const char *argv[] = { "git", "-C", bkl_repo_dir(), "config", key, NULL };
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!run_command(argv, NULL, &sb) && sb.len) {
+		while (sb.len && (sb.buf[sb.len - 1] == '\n' || sb.buf[sb.len - 1] == '\r'))
+			sb.buf[--sb.len] = '\0';
+		strbuf_addstr(out, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+const char *campaign_who(const char *by)
+{
+	static struct strbuf who = STRBUF_INIT;
+	const char *env = getenv("BKL_AUTHOR");
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+
+	if (by && *by)
+		return by;
+	if (env && *env)
+		return env;
+	if (who.len)
+		return who.buf;
+	git_config("user.name", &name);
+	git_config("user.email", &email);
+	if (name.len && email.len)
+		strbuf_addf(&who, "%s <%s>", name.buf, email.buf);
+	strbuf_release(&name);
+	strbuf_release(&email);
+	return who.len ? who.buf : NULL;
+}
+
+/* A log field: no tabs or newlines inside. */
+static void add_field(struct strbuf *sb, const char *s)
+{
+	for (; s && *s; s++)
+		strbuf_add(sb, (*s == '\t' || *s == '\n' || *s == '\r') ? " " : s, 1);
+}
+
+static int insert_step(struct campaign *c, char **f)
+{
+	sqlite3_stmt *st = db_prepare(c->db,
+		"INSERT OR IGNORE INTO campaign_log (ts, driver, action, status, holder, who, note) "
+		"VALUES (@ts, @driver, @action, @status, @holder, @who, @note)");
+	int ret;
+
+	if (!st)
+		return -1;
+	ret = db_bind_text(st, "@ts", f[0]) | db_bind_text(st, "@driver", f[1]) |
+	      db_bind_text(st, "@action", f[2]) | db_bind_text(st, "@status", f[3]) |
+	      db_bind_text(st, "@holder", f[4]) | db_bind_text(st, "@who", f[5]) |
+	      db_bind_text(st, "@note", f[6]);
+	if (!ret)
+		ret = db_step_done(st);
+	if (!ret)
+		ret = sqlite3_changes(c->db);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Split a log line into its 7 fields (in place). */
+static int split_line(char *line, char **f)
+{
+	int n = 0;
+	char *p = line;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < 7) {
+		f[n++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	while (n < 7)
+		f[n++] = "";
+	return cstatus_parse(f[3]) < 0 || !*f[0] || !*f[1] ? -1 : 0;
+}
+
+static int append_line(const char *path, const char *line)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	FILE *f;
+	int ret = 0, fresh = !path_exists(path);
+
+	strbuf_add(&dir, path, slash ? (size_t)(slash - path) : 0);
+	if (dir.len && mkdir_p(dir.buf))
+		ret = -1;
+	strbuf_release(&dir);
+	if (ret)
+		return ret;
+	f = fopen(path, "a");
+	if (!f)
+		return error("cannot append to '%s': %s", path, strerror(errno));
+	if (fresh)
+		fputs("# bkl campaign log: ts\tdriver\taction\tstatus\tholder\twho\tnote\n", f);
+	fputs(line, f);
+	if (fclose(f))
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int campaign_record(struct campaign *c, const char *driver, const char *action, int status,
+		    const char *holder, const char *who, const char *note)
+{
+	struct strbuf line = STRBUF_INIT;
+	char *f[7];
+	int ret;
+
+	add_field(&line, campaign_now());
+	strbuf_addstr(&line, "\t");
+	add_field(&line, driver);
+	strbuf_addstr(&line, "\t");
+	add_field(&line, action);
+	strbuf_addf(&line, "\t%s\t", cstatus_names[status]);
+	add_field(&line, holder);
+	strbuf_addstr(&line, "\t");
+	add_field(&line, who);
+	strbuf_addstr(&line, "\t");
+	add_field(&line, note);
+	strbuf_addstr(&line, "\n");
+	ret = append_line(c->log_path, line.buf);
+	if (!ret) {
+		split_line(line.buf, f);
+		ret = insert_step(c, f) < 0 ? -1 : 0;
+	}
+	strbuf_release(&line);
+	return ret;
+}
+
+int campaign_state(struct campaign *c, const char *driver, struct cstate *st)
+{
+	sqlite3_stmt *q = db_prepare(c->db,
+		"SELECT status, holder, since, who, note FROM campaign_state WHERE driver = @d");
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	if (!q || db_bind_text(q, "@d", driver)) {
+		sqlite3_finalize(q);
+		return -1;
+	}
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		st->status = cstatus_parse((const char *)sqlite3_column_text(q, 0));
+		st->holder = strdup((const char *)sqlite3_column_text(q, 1));
+		st->since = strdup((const char *)sqlite3_column_text(q, 2));
+		st->who = strdup((const char *)sqlite3_column_text(q, 3));
+		st->note = strdup((const char *)sqlite3_column_text(q, 4));
+	} else {
+		st->status = CS_UNCLAIMED;
+		st->holder = strdup("");
+		st->since = strdup("");
+		st->who = strdup("");
+		st->note = strdup("");
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(c->db));
+}
+
+void cstate_release(struct cstate *st)
+{
+	free(st->holder);
+	free(st->since);
+	free(st->who);
+	free(st->note);
+	memset(st, 0, sizeof(*st));
+}
+
+int campaign_advance(struct campaign *c, const char *driver, const char *action, int to,
+		     const char *who, const char *note)
+{
+	struct cstate st;
+	int ret;
+
+	if (campaign_state(c, driver, &st))
+		return -1;
+	if (st.status != CS_BLOCKED && st.status > to)
+		to = st.status;		/* already further along: just log the step */
+	ret = campaign_record(c, driver, action, to, st.holder, who, note);
+	cstate_release(&st);
+	return ret;
+}
+
+/* Every line a step?  Refuse the whole file before changing anything. */
+static int check_log(FILE *in, const char *path)
+{
+	char line[8192], *f[7];
+	int nr = 0;
+
+	while (fgets(line, sizeof(line), in)) {
+		nr++;
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		if (split_line(line, f))
+			return error("'%s' line %d is not a campaign step", path, nr);
+	}
+	rewind(in);
+	return 0;
+}
+
+int campaign_import(struct campaign *c, const char *path, int to_repo)
+{
+	char line[8192], copy[8192], *f[7];
+	int added = 0, n, ret = 0;
+	FILE *in = fopen(path, "r");
+
+	if (!in)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	if (check_log(in, path) || db_begin(c->db)) {
+		fclose(in);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		strcpy(copy, line);
+		split_line(line, f);
+		n = insert_step(c, f);
+		if (n < 0 || (n > 0 && to_repo && append_line(c->log_path, copy))) {
+			ret = -1;
+			break;
+		}
+		added += n;
+	}
+	fclose(in);
+	if (ret) {
+		db_rollback(c->db);
+		return -1;
+	}
+	return db_commit(c->db) ? -1 : added;
+}
+
+int campaign_export(struct campaign *c, const char *driver, FILE *out)
+{
+	sqlite3_stmt *q = db_prepare(c->db,
+		"SELECT ts, driver, action, status, holder, who, note FROM campaign_log "
+		"WHERE @d IS NULL OR driver = @d ORDER BY ts, id");
+	int i, rc;
+
+	if (!q)
+		return -1;
+	if (driver && db_bind_text(q, "@d", driver)) {
+		sqlite3_finalize(q);
+		return -1;
+	}
+	fputs("# bkl campaign log: ts\tdriver\taction\tstatus\tholder\twho\tnote\n", out);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		for (i = 0; i < 7; i++)
+			fprintf(out, "%s%c", sqlite3_column_text(q, i), i == 6 ? '\n' : '\t');
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(c->db));
+}
+
+/* meta 'audit.tree', when that tree is still there. */
+static int audited_tree(sqlite3 *db, struct strbuf *out)
+{
+	sqlite3_stmt *q = db_prepare(db, "SELECT value FROM meta WHERE key = 'audit.tree'");
+	int ret = -1;
+
+	strbuf_reset(out);
+	if (q && sqlite3_step(q) == SQLITE_ROW) {
+		strbuf_addstr(out, (const char *)sqlite3_column_text(q, 0));
+		ret = path_exists(out->buf) ? 0 : -1;
+	}
+	sqlite3_finalize(q);
+	return ret;
+}
+
+int campaign_open(struct campaign *c, const char *db_path, const char *tree)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *env = getenv("BKL_TREE");
+	int tree_given = tree || (env && *env);
+
+	memset(c, 0, sizeof(*c));
+	if (!tree)
+		tree = env && *env ? env : ktree_dir("work");
+	c->tree = strdup(tree);
+	c->repo = strdup(bkl_repo_dir());
+	c->db_path = strdup(db_path ? db_path : db_default_path());
+	strbuf_addf(&sb, "%s/%s", c->repo, CAMPAIGN_LOG);
+	c->log_path = strdup(sb.buf);
+	strbuf_release(&sb);
+	if (db_open(c->db_path, &c->db))
+		goto fail;
+	if (!tree_given && audited_tree(c->db, &sb) == 0) {	/* the tree bkl audit read */
+		free(c->tree);
+		c->tree = strdup(sb.buf);
+	}
+	strbuf_release(&sb);
+	if (path_exists(c->log_path) && campaign_import(c, c->log_path, 0) < 0)
+		goto fail;
+	return 0;
+fail:
+	campaign_close(c);
+	return -1;
+}
+
+void campaign_close(struct campaign *c)
+{
+	if (c->db)
+		db_close(c->db);
+	free(c->tree);
+	free(c->repo);
+	free(c->db_path);
+	free(c->log_path);
+	free(c->kconfig);
+	memset(c, 0, sizeof(*c));
+}
+
+void json_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, "\"");
+	for (; s && *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			strbuf_addf(sb, "\\%c", ch);
+		else if (ch == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (ch == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (ch < 0x20)
+			strbuf_addf(sb, "\\u%04x", ch);
+		else
+			strbuf_add(sb, s, 1);
+	}
+	strbuf_addstr(sb, "\"");
+}
+
+/* "a; b" -> ["a","b"] */
+void json_list(struct strbuf *sb, const char *joined)
+{
+	const char *p = joined;
+
+	strbuf_addstr(sb, "[");
+	while (p && *p) {
+		size_t n = strcspn(p, ";");
+		char *item = strndup(p, n);
+
+		json_str(sb, item);
+		free(item);
+		p += n;
+		while (*p == ';' || *p == ' ')
+			p++;
+		if (*p)
+			strbuf_addstr(sb, ",");
+	}
+	strbuf_addstr(sb, "]");
+}

@@ -1,0 +1,221 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+test_description='bkl pushdown: one patch per driver, then chrdev_open() without the BKL'
+. ./test-lib.sh
+. "$TEST_DIRECTORY/lib-campaign.sh"
+
+FX=$PWD/fx
+export BKL_CACHE=$FX/cache BKL_REPO=$FX/repo BKL_DB=$FX/bkl.db BKL_TREE=$FX/cache/linux/work
+export BKL_AUTHOR='Camp Aigner <camp@example.org>'
+CHECKPATCH=$HOME/.cache/bkl-audit/linux/pristine/scripts/checkpatch.pl
+if test -f "$CHECKPATCH" && command -v perl >/dev/null; then
+	export BKL_CHECKPATCH=$CHECKPATCH
+	test_set_prereq CHECKPATCH
+else
+	export BKL_CHECKPATCH=
+fi
+command -v git >/dev/null && test_set_prereq GIT
+command -v gcc >/dev/null && test_set_prereq GCC
+
+# The fixture tree with the whole series applied, in DIR.
+applied_tree() {
+	rm -rf "$1" && cp -r "$FX/cache/linux/pristine" "$1" &&
+	while read p; do
+		case "$p" in "#"*|"") continue;; esac
+		patch -s -p1 -d "$1" <"$FX/repo/patches/$p" || return 1
+	done <"$FX/repo/patches/series"
+}
+
+PD=drivers/foo/0001-char-foo-push-down-the-BKL-into-open.patch
+
+test_expect_success 'setup' '
+	make_campaign_fixture "$FX" &&
+	analyze_fixture "$FX" "$BKL_DB"
+'
+
+test_expect_success 'pushdown --core is refused while drivers rely on chrdev_open()' '
+	test_must_fail bkl pushdown --core 2>err &&
+	test_one_line err "error: 6 covered drivers still rely on chrdev_open().s BKL: bar, empty, foo, misc, race, waiter" &&
+	! test -e "$BKL_REPO/patches/drivers/_core"
+'
+
+test_expect_success 'pushdown of a multi-return open(): the patch and its series line' '
+	bkl pushdown foo >out &&
+	test_one_line out "^foo: patches/$PD$" &&
+	tail -1 "$BKL_REPO/patches/series" >last && echo "$PD" >expect && test_cmp expect last &&
+	P=$BKL_REPO/patches/$PD &&
+	head -2 "$P" >hdr &&
+	printf "From: Camp Aigner <camp@example.org>\nSubject: [PATCH] char: foo: push down the BKL into open()\n" >expect &&
+	test_cmp expect hdr &&
+	grep "^Signed-off-by: Camp Aigner <camp@example.org>$" "$P" &&
+	grep "^  foo_open() in drivers/char/foo.c, ->open() called from chrdev_open()$" "$P" &&
+	tr "\n" " " <"$P" | grep "chrdev_open() takes the big kernel lock around every character driver.s open() (CONFIG_BKL_LEGACY_SITES" &&
+	grep "Those call sites are going to stop" "$P" &&
+	grep "^+#include <linux/smp_lock.h>$" "$P" &&
+	bkl status foo >out && grep "^status: *pushed-down" out
+'
+
+test_expect_success 'the patched open() unlocks on every return path' '
+	applied_tree t1 &&
+	sed -n "/^static int foo_open/,/^}/p" t1/drivers/char/foo.c >fn &&
+	cat >expect <<\EOF &&
+static int foo_open(struct inode *inode, struct file *file)
+{
+	int minor = iminor(inode);
+	int ret;
+
+	lock_kernel();
+	if (minor > 3) {
+		ret = -ENODEV;
+		goto out;
+	}
+	if (!foo_ready) {
+		ret = -EBUSY;
+		goto out;
+	}
+	if (file->f_flags & O_EXCL) {
+		/* only one exclusive opener */
+		if (foo_count) {
+			ret = -EBUSY;
+			goto out;
+		}
+	}
+	foo_count++;
+	ret = nonseekable_open(inode, file);
+out:
+	unlock_kernel();
+	return ret;
+}
+EOF
+	test_cmp expect fn &&
+	test "$(grep -c "return" fn)" = 1
+'
+
+test_expect_success GCC 'patch -p1 applies it to the tree and the result compiles' '
+	rm -rf t2 && cp -r "$FX/cache/linux/work" t2 &&
+	patch -p1 -d t2 <"$BKL_REPO/patches/$PD" &&
+	gcc -fsyntax-only -Wall -Werror -Wdeclaration-after-statement -I t2/include t2/drivers/char/foo.c
+'
+
+test_expect_success CHECKPATCH 'checkpatch.pl passes it' '
+	perl "$CHECKPATCH" --no-tree -q "$BKL_REPO/patches/$PD"
+'
+
+test_expect_success GIT 'git am takes it' '
+	rm -rf g && mkdir g && cp -r "$FX/cache/linux/work/." g/ && rm -rf g/.pc &&
+	(cd g && git init -q && git add -A &&
+	 git -c user.name=t -c user.email=t@e commit -qm base &&
+	 git -c user.name=t -c user.email=t@e am -q "$BKL_REPO/patches/$PD" &&
+	 git log -1 --format="%an <%ae>|%s" >../am) &&
+	echo "Camp Aigner <camp@example.org>|char: foo: push down the BKL into open()" >expect &&
+	test_cmp expect am
+'
+
+test_expect_success 'a second push-down is refused; --force makes it again' '
+	test_must_fail bkl pushdown foo 2>err &&
+	test_one_line err "error: .foo. is pushed down already" &&
+	cp "$BKL_REPO/patches/$PD" before.patch &&
+	bkl pushdown --force foo &&
+	test_cmp before.patch "$BKL_REPO/patches/$PD" &&
+	test "$(grep -c foo "$BKL_REPO/patches/series")" = 1
+'
+
+test_expect_success 'the series still applies to the pristine tree' '
+	bkl tree --check --patches "$BKL_REPO/patches" >out &&
+	grep "series applies (2 patches)" out
+'
+
+test_expect_success 'pushdown --all: the covered drivers the audited config builds' '
+	printf "CONFIG_FOO=m\nCONFIG_BAR=y\nCONFIG_EMPTY=m\nCONFIG_RACE=y\n# CONFIG_WAITER is not set\n" >dot-config &&
+	BKL_KCONFIG=$PWD/dot-config bkl pushdown --all >out &&
+	tail -1 out | grep "^pushed down 4 drivers; 0 failed; 1 had theirs already; 1 not built in the audited config (--any-config)$" &&
+	! test -e "$BKL_REPO/patches/drivers/waiter" &&
+	BKL_KCONFIG=$PWD/dot-config bkl drivers --json >d.json &&
+	grep "\"driver\":\"waiter\".*\"built\":\"n\"" d.json &&
+	grep "\"driver\":\"foo\".*\"built\":\"m\"" d.json &&
+	grep "\"driver\":\"misc\".*\"built\":\"y\"" d.json &&
+	BKL_KCONFIG=$PWD/dot-config bkl pushdown --all --any-config >out &&
+	tail -1 out | grep "^pushed down 1 driver; 0 failed; 5 had theirs already$" &&
+	bkl tree --check --patches "$BKL_REPO/patches" >out &&
+	grep "series applies (7 patches)" out &&
+	bkl drivers --status pushed-down >out && test "$(sed 1d out | wc -l)" = 6
+'
+
+test_expect_success GCC 'every pushed-down file compiles' '
+	applied_tree t3 &&
+	for f in misc foo empty race waiter; do
+		gcc -fsyntax-only -Wall -Werror -Wdeclaration-after-statement -I t3/include \
+			t3/drivers/char/$f.c || exit 1
+	done &&
+	gcc -fsyntax-only -Wall -Werror -I t3/include t3/drivers/char/bar/bar-dev.c
+'
+
+test_expect_success 'an initializer that reads driver state moves below the lock' '
+	sed -n "/^static int misc_open/,/^}/p" t3/drivers/char/misc.c >fn &&
+	grep "^	struct miscdevice \*c;$" fn &&
+	sed -n "/^	lock_kernel();/{n;p;}" fn >next &&
+	echo "	c = misc_list[minor & 3];" >expect && test_cmp expect next &&
+	grep "^	int minor = iminor(inode);$" fn &&
+	grep "^		goto out;$" fn && ! grep -w "ret" fn
+'
+
+test_expect_success CHECKPATCH 'every push-down passes checkpatch.pl' '
+	for p in "$BKL_REPO"/patches/drivers/*/0001-*.patch; do
+		perl "$CHECKPATCH" --no-tree -q "$p" || exit 1
+	done
+'
+
+test_expect_success 'pushdown --core wants a whole-tree audit, or --partial' '
+	test_must_fail bkl pushdown --core 2>err &&
+	test_one_line err "error: the DB holds 8 analyzed files, not the whole tree" &&
+	! test -e "$BKL_REPO/patches/drivers/_core"
+'
+
+test_expect_success 'pushdown --core: chrdev_open() stops taking the BKL' '
+	bkl pushdown --core --partial >out &&
+	test_one_line out "^chrdev_open(): patches/drivers/_core/0001-chrdev-stop-taking-the-BKL-in-chrdev_open.patch$" &&
+	P=$BKL_REPO/patches/drivers/_core/0001-chrdev-stop-taking-the-BKL-in-chrdev_open.patch &&
+	grep "^-		lock_kernel();$" "$P" && grep "^-		unlock_kernel();$" "$P" &&
+	! grep "^+" "$P" | grep -v "^+++" &&
+	bkl tree --check --patches "$BKL_REPO/patches" >out &&
+	grep "series applies (8 patches)" out &&
+	test_must_fail bkl pushdown --core --partial 2>err &&
+	test_one_line err "stops taking the BKL already"
+'
+
+test_expect_success 'after --core, the analyzer sees the drivers taking the BKL themselves' '
+	analyze_fixture "$FX" "$BKL_DB" &&
+	bkl sites --db "$BKL_DB" >sites &&
+	! grep "chrdev_open" sites &&
+	grep "runs with the BKL held" sites >implicit &&
+	# misc_open() took the BKL itself: what it dispatches to still runs under it
+	test "$(grep -c "called from misc_open" implicit)" = 2 &&
+	test "$(wc -l <implicit)" = 2 &&
+	test "$(grep -c "lock_kernel() in" sites)" = 12 &&
+	bkl drivers --json >d.json &&
+	grep "\"driver\":\"foo\".*\"entry_points\":\[{\"function\":\"foo_open\",\"file\":\"drivers/char/foo.c\",\"line\":[0-9]*,\"implicit\":false,\"locks\":1,\"member\":\"\",\"via\":\"\"}\].*\"sites\":{\"lock\":1,\"unlock\":1}" d.json &&
+	test "$(grep -c "\"status\":\"pushed-down\"" d.json)" = 6
+'
+
+test_expect_success 'a core series that takes the BKL in a helper: --core keeps the plain variant' '
+	FX2=$PWD/fx2 &&
+	FIXTURE_CORE_STYLE=helper make_campaign_fixture "$FX2" &&
+	(
+		export BKL_CACHE=$FX2/cache BKL_REPO=$FX2/repo BKL_DB=$FX2/bkl.db \
+			BKL_TREE=$FX2/cache/linux/work &&
+		analyze_fixture "$FX2" "$BKL_DB" &&
+		bkl sites --db "$BKL_DB" >sites &&
+		grep "lock_kernel() in .chrdev_call_open." sites &&
+		test "$(grep -c "called from chrdev_call_open" sites)" = 4 &&
+		bkl pushdown --all >/dev/null &&
+		bkl pushdown --core --partial >/dev/null &&
+		bkl tree --check --patches "$BKL_REPO/patches" >/dev/null
+	) &&
+	P=$FX2/repo/patches/drivers/_core/0001-chrdev-stop-taking-the-BKL-in-chrdev_open.patch &&
+	grep "^-#ifdef CONFIG_BKL_LEGACY_SITES$" $P && grep "^-#else$" $P && grep "^-#endif$" $P &&
+	grep "^-	lock_kernel();$" $P &&
+	! grep "^-	return filp->f_op->open(inode, filp);$" $P &&
+	! grep "^+" $P | grep -v "^+++"
+'
+
+test_done
