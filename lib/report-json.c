@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `bkl report --format json` and the dashboard's /api: a stable contract.
+ * Keys are only ever added, never renamed; "version" changes if one must.
+ * Every list is present (maybe empty) in the scopes that have it.
+ *
+ *   format "bkl-report", version 1, generated, linux, tree,
+ *   scope {subsystem, driver}, missing (what is not in the DB yet, or null),
+ *   totals {drivers, under_bkl, status {unclaimed ... blocked}, sites,
+ *           sites_left, implicit, chains, imbalances[, core_sites]}
+ * the whole tree:
+ *   recent [{ts, driver, action, status, who, note}],
+ *   burndown {points [{t, drivers, sites}], pace_per_day, projected_zero},
+ *   subsystems [{rank, name, drivers, under_bkl, status, sites, ...}]
+ * a subsystem or a driver:
+ *   subsystem {name, list, maintainers []} (subsystem only),
+ *   drivers [{name, subsystem, status, module, config, claimed_by, since,
+ *             files [], sites, implicit, chains, imbalances}],
+ *   sites, implicit, imbalances [{file, line, function, kind, driver}],
+ *   chains [{file, line, function, class, driver, path,
+ *            steps [{function, file, line}]}], wait first, shortest first,
+ *   qemu [{driver, result, at, log}]
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "lib/report.h"
+
+#define REPORT_JSON_VERSION 1
+
+void report_json_str(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p;
+
+	if (!s) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	strbuf_addstr(sb, "\"");
+	for (p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_addf(sb, "\\%c", *p);
+		else if (*p == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (*p == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			strbuf_addf(sb, "\\u%04x", *p);
+		else if (*p == '<')	/* harmless inside HTML too */
+			strbuf_addstr(sb, "\\u003c");
+		else
+			strbuf_add(sb, p, 1);
+	}
+	strbuf_addstr(sb, "\"");
+}
+
+static void key(struct strbuf *sb, const char *k)
+{
+	report_json_str(sb, k);
+	strbuf_addstr(sb, ": ");
+}
+
+static void kv_str(struct strbuf *sb, const char *k, const char *v, int comma)
+{
+	key(sb, k);
+	report_json_str(sb, v);
+	if (comma)
+		strbuf_addstr(sb, ", ");
+}
+
+static void kv_int(struct strbuf *sb, const char *k, long v, int comma)
+{
+	key(sb, k);
+	strbuf_addf(sb, "%ld%s", v, comma ? ", " : "");
+}
+
+static void status_obj(struct strbuf *sb, const long *counts)
+{
+	int st;
+
+	strbuf_addstr(sb, "{");
+	for (st = 0; st < NR_STATUS; st++)
+		kv_int(sb, report_status_name[st], counts[st], st < NR_STATUS - 1);
+	strbuf_addstr(sb, "}");
+}
+
+static void subsys_obj(struct strbuf *sb, const struct report_subsys *s)
+{
+	kv_int(sb, "drivers", s->drivers_nr, 1);
+	kv_int(sb, "under_bkl", s->remaining, 1);
+	key(sb, "status");
+	status_obj(sb, s->status);
+	strbuf_addstr(sb, ", ");
+	kv_int(sb, "sites", s->sites, 1);
+	kv_int(sb, "sites_left", s->sites_left, 1);
+	kv_int(sb, "implicit", s->implicit, 1);
+	kv_int(sb, "chains", s->chains, 1);
+	kv_int(sb, "imbalances", s->imbalances, 0);
+}
+
+static void totals_obj(struct strbuf *sb, const struct report *r)
+{
+	subsys_obj(sb, &r->total);
+	if (!r->subsystem && !r->driver)
+		strbuf_addf(sb, ", \"core_sites\": %d", r->total.core_sites);
+}
+
+static void iso_time(struct strbuf *sb, const char *k, time_t t, int comma)
+{
+	char buf[32];
+
+	key(sb, k);
+	if (!t) {
+		strbuf_addstr(sb, "null");
+	} else {
+		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+		report_json_str(sb, buf);
+	}
+	if (comma)
+		strbuf_addstr(sb, ", ");
+}
+
+void report_json_burndown(struct strbuf *sb, const struct burndown *bd)
+{
+	char pace[32];
+	int i;
+
+	strbuf_addstr(sb, "{\"points\": [");
+	for (i = 0; i < bd->nr; i++) {
+		strbuf_addstr(sb, i ? ", {" : "{");
+		iso_time(sb, "t", bd->pts[i].t, 1);
+		kv_int(sb, "drivers", bd->pts[i].drivers, 1);
+		kv_int(sb, "sites", bd->pts[i].sites, 0);
+		strbuf_addstr(sb, "}");
+	}
+	snprintf(pace, sizeof(pace), "%.4f", bd->pace);
+	strbuf_addf(sb, "], \"pace_per_day\": %s, ", pace);
+	iso_time(sb, "projected_zero", bd->zero, 0);
+	strbuf_addstr(sb, "}");
+}
+
+void report_json_driver(struct strbuf *sb, const struct report_driver *d)
+{
+	int i;
+
+	strbuf_addstr(sb, "{");
+	kv_str(sb, "name", d->name, 1);
+	kv_str(sb, "subsystem", d->subsystem, 1);
+	kv_str(sb, "status", d->status, 1);
+	kv_str(sb, "module", d->module, 1);
+	kv_str(sb, "config", d->config, 1);
+	kv_str(sb, "claimed_by", d->claimed_by, 1);
+	kv_str(sb, "since", d->since, 1);
+	key(sb, "files");
+	strbuf_addstr(sb, "[");
+	for (i = 0; i < d->nr_files; i++) {
+		strbuf_addstr(sb, i ? ", " : "");
+		report_json_str(sb, d->files[i]);
+	}
+	strbuf_addstr(sb, "], ");
+	kv_int(sb, "sites", d->sites, 1);
+	kv_int(sb, "implicit", d->implicit, 1);
+	kv_int(sb, "chains", d->chains, 1);
+	kv_int(sb, "imbalances", d->imbalances, 0);
+	strbuf_addstr(sb, "}");
+}
+
+static void sites(struct strbuf *sb, const char *k, const struct report_site *s, int n)
+{
+	int i;
+
+	strbuf_addstr(sb, ",\n");
+	key(sb, k);
+	strbuf_addstr(sb, "[");
+	for (i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? ",\n  {" : "\n  {");
+		kv_str(sb, "file", s[i].file, 1);
+		kv_int(sb, "line", s[i].line, 1);
+		kv_str(sb, "function", s[i].function, 1);
+		kv_str(sb, "kind", s[i].kind, 1);
+		kv_str(sb, "driver", s[i].driver, 0);
+		strbuf_addstr(sb, "}");
+	}
+	strbuf_addstr(sb, "]");
+}
+
+static void chains(struct strbuf *sb, const struct report *r)
+{
+	int i, j;
+
+	strbuf_addstr(sb, ",\n\"chains\": [");
+	for (i = 0; i < r->nr_chains; i++) {
+		const struct report_chain *c = &r->chains[i];
+
+		strbuf_addstr(sb, i ? ",\n  {" : "\n  {");
+		kv_str(sb, "file", c->file, 1);
+		kv_int(sb, "line", c->line, 1);
+		kv_str(sb, "function", c->function, 1);
+		kv_str(sb, "class", c->class, 1);
+		kv_str(sb, "driver", c->driver, 1);
+		kv_str(sb, "path", c->path, 1);
+		strbuf_addstr(sb, "\"steps\": [");
+		for (j = 0; j < c->nr_steps; j++) {
+			strbuf_addstr(sb, j ? ", {" : "{");
+			kv_str(sb, "function", c->steps[j].function, 1);
+			kv_str(sb, "file", c->steps[j].file, 1);
+			kv_int(sb, "line", c->steps[j].line, 0);
+			strbuf_addstr(sb, "}");
+		}
+		strbuf_addstr(sb, "]}");
+	}
+	strbuf_addstr(sb, "]");
+}
+
+static void qemu(struct strbuf *sb, const struct report *r)
+{
+	int i;
+
+	strbuf_addstr(sb, ",\n\"qemu\": [");
+	for (i = 0; i < r->nr_qemu; i++) {
+		strbuf_addstr(sb, i ? ",\n  {" : "\n  {");
+		kv_str(sb, "driver", r->qemu[i].driver, 1);
+		kv_str(sb, "result", r->qemu[i].result, 1);
+		kv_str(sb, "at", r->qemu[i].at, 1);
+		kv_str(sb, "log", r->qemu[i].log, 0);
+		strbuf_addstr(sb, "}");
+	}
+	strbuf_addstr(sb, "]");
+}
+
+static void whole_tree(struct strbuf *sb, const struct report *r)
+{
+	int i;
+
+	strbuf_addstr(sb, ",\n\"recent\": [");
+	for (i = 0; i < r->nr_log; i++) {
+		strbuf_addstr(sb, i ? ",\n  {" : "\n  {");
+		kv_str(sb, "ts", r->log[i].ts, 1);
+		kv_str(sb, "driver", r->log[i].driver, 1);
+		kv_str(sb, "action", r->log[i].action, 1);
+		kv_str(sb, "status", r->log[i].status, 1);
+		kv_str(sb, "who", r->log[i].who, 1);
+		kv_str(sb, "note", r->log[i].note, 0);
+		strbuf_addstr(sb, "}");
+	}
+	strbuf_addstr(sb, "]");
+	strbuf_addstr(sb, ",\n\"burndown\": ");
+	report_json_burndown(sb, &r->bd);
+	strbuf_addstr(sb, ",\n\"subsystems\": [");
+	for (i = 0; i < r->nr_subs; i++) {
+		strbuf_addf(sb, "%s{\"rank\": %d, ", i ? ",\n  " : "\n  ", i + 1);
+		kv_str(sb, "name", r->subs[i].name, 1);
+		subsys_obj(sb, &r->subs[i]);
+		strbuf_addstr(sb, "}");
+	}
+	strbuf_addstr(sb, "]");
+}
+
+void report_json(struct strbuf *sb, const struct report *r)
+{
+	int i;
+
+	strbuf_addf(sb, "{\"format\": \"bkl-report\", \"version\": %d,\n", REPORT_JSON_VERSION);
+	kv_str(sb, "generated", r->generated, 1);
+	kv_str(sb, "linux", r->version, 1);
+	kv_str(sb, "tree", r->tree, 0);
+	strbuf_addstr(sb, ",\n\"scope\": {");
+	kv_str(sb, "subsystem", r->subsystem, 1);
+	kv_str(sb, "driver", r->driver, 0);
+	strbuf_addstr(sb, "},\n\"totals\": {");
+	totals_obj(sb, r);
+	strbuf_addstr(sb, "},\n");
+	kv_str(sb, "missing", r->missing, 0);
+	if (!r->subsystem && !r->driver) {
+		whole_tree(sb, r);
+		strbuf_addstr(sb, "}\n");
+		return;
+	}
+	if (r->subsystem) {
+		strbuf_addstr(sb, ",\n\"subsystem\": {");
+		kv_str(sb, "name", r->subsystem, 1);
+		kv_str(sb, "list", r->total.list, 1);
+		strbuf_addstr(sb, "\"maintainers\": [");
+		for (i = 0; i < r->total.nr_maintainers; i++) {
+			strbuf_addstr(sb, i ? ", " : "");
+			report_json_str(sb, r->total.maintainers[i]);
+		}
+		strbuf_addstr(sb, "]}");
+	}
+	strbuf_addstr(sb, ",\n\"drivers\": [");
+	for (i = 0; i < r->nr_drivers; i++) {
+		strbuf_addstr(sb, i ? ",\n  " : "\n  ");
+		report_json_driver(sb, &r->drivers[i]);
+	}
+	strbuf_addstr(sb, "]");
+	sites(sb, "sites", r->sites, r->nr_sites);
+	sites(sb, "implicit", r->implicit, r->nr_implicit);
+	sites(sb, "imbalances", r->imbalances, r->nr_imbalances);
+	chains(sb, r);
+	qemu(sb, r);
+	strbuf_addstr(sb, "}\n");
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `bkl report` as text for a terminal and as Markdown for a mail to the
+ * maintainers.  References are "file:line:", as compilers print them, so
+ * editors jump to them; the Markdown stays readable as plain text.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "lib/report.h"
+
+static const char *plural(long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+struct out {
+	struct strbuf *sb;
+	int md;
+	const char *tree;
+};
+
+static void heading(struct out *o, int level, const char *title)
+{
+	size_t i;
+
+	if (o->md) {
+		strbuf_addf(o->sb, "\n%.*s %s\n\n", level, "####", title);
+		return;
+	}
+	strbuf_addf(o->sb, "\n%s\n", title);
+	if (level <= 2) {
+		for (i = 0; i < strlen(title); i++)
+			strbuf_addstr(o->sb, level == 1 ? "=" : "-");
+		strbuf_addstr(o->sb, "\n");
+	}
+}
+
+static void status_counts(struct out *o, const struct report_subsys *s)
+{
+	int st, first = 1;
+
+	for (st = ST_DONE; st >= 0; st--) {
+		if (!s->status[st])
+			continue;
+		strbuf_addf(o->sb, "%s%s %ld", first ? "" : ", ", report_status_name[st], s->status[st]);
+		first = 0;
+	}
+	if (s->status[ST_BLOCKED])
+		strbuf_addf(o->sb, "%sblocked %ld", first ? "" : ", ", s->status[ST_BLOCKED]);
+}
+
+static void projection(struct out *o, const struct burndown *bd)
+{
+	char day[16], pace[64];
+
+	strbuf_addf(o->sb, "%sburn-down:%s ", o->md ? "- **" : "", o->md ? "**" : "");
+	if (!bd->nr) {
+		strbuf_addstr(o->sb, "no status history yet");
+	} else if (bd->zero) {
+		strftime(day, sizeof(day), "%Y-%m-%d", gmtime(&bd->zero));
+		report_pace(bd->pace, pace, sizeof(pace));
+		strbuf_addf(o->sb, "%s; at this pace the last one leaves the BKL on %s", pace, day);
+	} else {
+		strbuf_addstr(o->sb, "no driver has left the BKL yet, no projection");
+	}
+	strbuf_addstr(o->sb, " (Molnar, 2008: \"10+ years\")\n");
+}
+
+static void summary(struct out *o, const struct report *r)
+{
+	const struct report_subsys *t = &r->total;
+	const char *b = o->md ? "- **" : "", *e = o->md ? "**" : "";
+	int i;
+
+	strbuf_addf(o->sb, "%sdrivers:%s %d, %d still under the BKL (", b, e, t->drivers_nr, t->remaining);
+	status_counts(o, t);
+	strbuf_addf(o->sb, ")\n%ssites:%s %d explicit lock_kernel()/unlock_kernel() (%d left), "
+		    "%d implicit entry point%s", b, e, t->sites, t->sites_left, t->implicit, plural(t->implicit));
+	if (!r->subsystem && !r->driver)
+		strbuf_addf(o->sb, "; %d more explicit in core code", t->core_sites);
+	strbuf_addf(o->sb, "\n%sproblems:%s %d chain%s sleeping under the BKL, "
+		    "%d imbalance%s\n", b, e, t->chains, plural(t->chains), t->imbalances, plural(t->imbalances));
+	if (!r->subsystem && !r->driver)
+		projection(o, &r->bd);
+	if (r->missing)
+		strbuf_addf(o->sb, "%snot in the database yet:%s %s\n", b, e, r->missing);
+	if (r->subsystem || r->driver)
+		return;
+	heading(o, 2, "Subsystems by remaining work");
+	if (o->md)
+		strbuf_addstr(o->sb, "| # | subsystem | drivers left | sites left | implicit | chains | imbalances |\n"
+			      "|--:|---|--:|--:|--:|--:|--:|\n");
+	else
+		strbuf_addf(o->sb, "%4s  %-11s %10s %8s %6s %5s  %s\n", "#", "left/total",
+			    "sites left", "implicit", "chains", "imbal", "subsystem");
+	for (i = 0; i < r->nr_subs; i++) {
+		const struct report_subsys *s = &r->subs[i];
+		char left[32];
+
+		snprintf(left, sizeof(left), "%d/%d", s->remaining, s->drivers_nr);
+		if (o->md)
+			strbuf_addf(o->sb, "| %d | %s | %s | %d | %d | %d | %d |\n", i + 1, s->name, left,
+				    s->sites_left, s->implicit, s->chains, s->imbalances);
+		else
+			strbuf_addf(o->sb, "%4d  %-11s %10d %8d %6d %5d  %s\n", i + 1, left,
+				    s->sites_left, s->implicit, s->chains, s->imbalances, s->name);
+	}
+	if (!r->nr_subs)
+		strbuf_addstr(o->sb, "(no drivers in the database yet: see 'bkl help')\n");
+}
+
+static void drivers(struct out *o, const struct report *r)
+{
+	int i;
+
+	heading(o, 2, "Drivers");
+	if (o->md)
+		strbuf_addstr(o->sb, "| driver | status | claimed by | sites | implicit | chains | imbalances |\n"
+			      "|---|---|---|--:|--:|--:|--:|\n");
+	for (i = 0; i < r->nr_drivers; i++) {
+		const struct report_driver *d = &r->drivers[i];
+		const char *by = d->claimed_by ? d->claimed_by : "-";
+
+		if (o->md)
+			strbuf_addf(o->sb, "| %s | %s | %s | %d | %d | %d | %d |\n", d->name, d->status,
+				    by, d->sites, d->implicit, d->chains, d->imbalances);
+		else
+			strbuf_addf(o->sb, "  %-20s %-12s %3d sites %3d implicit %3d chains %3d imbalances  %s\n",
+				    d->name, d->status, d->sites, d->implicit, d->chains,
+				    d->imbalances, by);
+	}
+}
+
+struct src_ctx {
+	struct out *o;
+	const char *indent;
+};
+
+static int src_line(int no, const char *text, int hit, void *data)
+{
+	struct src_ctx *c = data;
+
+	strbuf_addf(c->o->sb, "%s%c%5d\t%s\n", c->indent, hit ? '>' : ' ', no, text);
+	return 0;
+}
+
+static void source(struct out *o, const char *file, int line, int ctx, const char *indent)
+{
+	struct src_ctx c = { o, indent };
+
+	if (o->md)
+		strbuf_addf(o->sb, "%s```\n", indent);
+	if (report_source(o->tree, file, line, ctx, src_line, &c))
+		strbuf_addf(o->sb, "%s  (source not available)\n", indent);
+	if (o->md)
+		strbuf_addf(o->sb, "%s```\n", indent);
+}
+
+static void sites(struct out *o, const char *title, const struct report_site *s, int n,
+		  int show_driver, int excerpt)
+{
+	char t[128];
+	int i;
+
+	snprintf(t, sizeof(t), "%s (%d)", title, n);
+	heading(o, 2, t);
+	if (!n)
+		strbuf_addstr(o->sb, o->md ? "None.\n" : "  none\n");
+	for (i = 0; i < n; i++) {
+		if (o->md)
+			strbuf_addf(o->sb, "- `%s:%d:` `%s` %s", s[i].file, s[i].line, s[i].function, s[i].kind);
+		else
+			strbuf_addf(o->sb, "  %s:%d: %s: %s", s[i].file, s[i].line, s[i].function, s[i].kind);
+		if (s[i].note)
+			strbuf_addf(o->sb, " (%s)", s[i].note);
+		if (show_driver && s[i].driver)
+			strbuf_addf(o->sb, " [%s]", s[i].driver);
+		strbuf_addstr(o->sb, "\n");
+		if (excerpt) {
+			if (o->md)
+				strbuf_addstr(o->sb, "\n");
+			source(o, s[i].file, s[i].line, 2, "    ");
+			if (o->md)
+				strbuf_addstr(o->sb, "\n");
+		}
+	}
+}
+
+static void chains(struct out *o, const struct report *r, int show_driver)
+{
+	char t[128];
+	int i, j;
+
+	snprintf(t, sizeof(t), "Chains that sleep with the BKL held (%d), wait before sleep, shortest first",
+		 r->nr_chains);
+	heading(o, 2, t);
+	if (!r->nr_chains)
+		strbuf_addstr(o->sb, o->md ? "None.\n" : "  none\n");
+	for (i = 0; i < r->nr_chains; i++) {
+		const struct report_chain *c = &r->chains[i];
+
+		strbuf_addf(o->sb, o->md ? "%d. `%s:%d:` `%s` **%s**" : "  %d. %s:%d: %s: %s",
+			    i + 1, c->file, c->line, c->function, c->class);
+		if (show_driver && c->driver)
+			strbuf_addf(o->sb, " [%s]", c->driver);
+		strbuf_addstr(o->sb, o->md ? "\n\n    " : "\n     ");
+		for (j = 0; j < c->nr_steps; j++)
+			strbuf_addf(o->sb, o->md ? "%s`%s`" : "%s%s", j ? " -> " : "", c->steps[j].function);
+		if (!c->nr_steps && c->path)
+			strbuf_addstr(o->sb, c->path);
+		strbuf_addstr(o->sb, "\n");
+		for (j = 0; j < c->nr_steps; j++) {
+			const struct report_step *st = &c->steps[j];
+
+			if (!st->file)
+				continue;
+			strbuf_addf(o->sb, o->md ? "\n    `%s:%d:` `%s`\n\n" : "     %s:%d: %s\n",
+				    st->file, st->line, st->function);
+			source(o, st->file, st->line, 1, o->md ? "    " : "     ");
+		}
+		if (o->md)
+			strbuf_addstr(o->sb, "\n");
+	}
+}
+
+static void qemu(struct out *o, const struct report *r)
+{
+	char t[64];
+	int i;
+
+	snprintf(t, sizeof(t), "QEMU results (%d)", r->nr_qemu);
+	heading(o, 2, t);
+	if (!r->nr_qemu)
+		strbuf_addstr(o->sb, o->md ? "Not booted yet.\n" : "  not booted yet\n");
+	for (i = 0; i < r->nr_qemu; i++) {
+		const struct report_qemu *q = &r->qemu[i];
+
+		strbuf_addf(o->sb, "%s%s: %s at %s%s%s\n", o->md ? "- " : "  ", q->driver,
+			    q->result ? q->result : "?", q->at ? q->at : "?",
+			    q->log ? ", log " : "", q->log ? q->log : "");
+	}
+}
+
+static void scope_header(struct out *o, const struct report *r)
+{
+	const struct report_subsys *t = &r->total;
+	const char *b = o->md ? "- **" : "", *e = o->md ? "**" : "";
+	int i;
+
+	if (r->driver && r->nr_drivers) {
+		const struct report_driver *d = &r->drivers[0];
+
+		strbuf_addf(o->sb, "%ssubsystem:%s %s\n%sstatus:%s %s%s%s\n%smodule:%s %s (%s)\n%sfiles:%s",
+			    b, e, d->subsystem, b, e, d->status, d->claimed_by ? ", claimed by " : "",
+			    d->claimed_by ? d->claimed_by : "", b, e, d->module ? d->module : "?",
+			    d->config ? d->config : "?", b, e);
+		for (i = 0; i < d->nr_files; i++)
+			strbuf_addf(o->sb, " %s", d->files[i]);
+		strbuf_addstr(o->sb, "\n");
+		return;
+	}
+	strbuf_addf(o->sb, "%smaintainers:%s ", b, e);
+	for (i = 0; i < t->nr_maintainers; i++)
+		strbuf_addf(o->sb, "%s%s", i ? ", " : "", t->maintainers[i]);
+	strbuf_addf(o->sb, "%s\n%slist:%s %s\n", t->nr_maintainers ? "" : "none listed",
+		    b, e, t->list && *t->list ? t->list : "none listed");
+}
+
+void report_text(struct strbuf *sb, const struct report *r, int md)
+{
+	struct out o = { sb, md, r->tree };
+	const char *scope = r->driver ? r->driver : r->subsystem;
+	char title[512];
+
+	if (scope)
+		snprintf(title, sizeof(title), "BKL report: %s", scope);
+	else
+		snprintf(title, sizeof(title), "BKL report: Linux %s", r->version ? r->version : "tree");
+	if (md)
+		strbuf_addf(sb, "# %s\n\n", title);
+	else
+		strbuf_addf(sb, "%s\n", title);
+	strbuf_addf(sb, "Generated by bkl-audit on %s", r->generated);
+	if (r->tree)
+		strbuf_addf(sb, md ? " from the tree at `%s`" : " from the tree at %s", r->tree);
+	strbuf_addstr(sb, ".\n\n");
+	if (scope)
+		scope_header(&o, r);
+	summary(&o, r);
+	if (!scope)
+		return;
+	if (r->subsystem)
+		drivers(&o, r);
+	chains(&o, r, !r->driver);
+	sites(&o, "Imbalances", r->imbalances, r->nr_imbalances, !r->driver, 1);
+	sites(&o, "Explicit lock_kernel() sites", r->sites, r->nr_sites, !r->driver, !!r->driver);
+	sites(&o, "Implicitly covered entry points", r->implicit, r->nr_implicit, !r->driver, 0);
+	qemu(&o, r);
+}
