@@ -19,12 +19,13 @@ CC ?= gcc
 CFLAGS ?= -O2 -g
 BKL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -Wno-missing-field-initializers -I. -I$(SPARSE_DIR) -MMD -MP
-LIBS := $(SPARSE_LIB) -lsqlite3
+LIBS := $(SPARSE_LIB) -lsqlite3 -lmicrohttpd -lpthread
 
 SRCS := bkl.c $(wildcard lib/*.c builtin/*.c analyzer/*.c db/*.c web/*.c)
 # Built into the binary: the schema migrations (and web assets, later).
 SCHEMA := $(sort $(wildcard db/schema/*.sql))
-GEN := db/schema-files.c
+WEB_STATIC := $(sort $(wildcard web/static/*))
+GEN := db/schema-files.c web/assets.c analyzer/primitives-file.c
 OBJS := $(filter-out $(GEN:.c=.o),$(SRCS:.c=.o)) $(GEN:.c=.o)
 
 all: bkl
@@ -41,6 +42,12 @@ bkl: $(SPARSE_LIB) $(OBJS)
 db/schema-files.c: $(SCHEMA) scripts/embed.sh
 	scripts/embed.sh db_schema_files $(SCHEMA) >$@
 
+analyzer/primitives-file.c: analyzer/primitives.txt scripts/embed.sh
+	scripts/embed.sh analyzer_primitives_files analyzer/primitives.txt >$@
+
+web/assets.c: $(WEB_STATIC) scripts/embed.sh
+	scripts/embed.sh web_static_files $(WEB_STATIC) >$@.tmp && mv $@.tmp $@
+
 %.o: %.c $(SPARSE_LIB)
 	$(CC) $(BKL_CFLAGS) -c -o $@ $<
 
@@ -49,9 +56,12 @@ test: setup bkl
 
 audit: setup bkl
 	./bkl tree
+	./bkl audit
 
 bench: setup bkl
 	@echo "bench: nothing to measure yet"
+	scripts/bench-web.sh
+	scripts/bench-analyzer.sh
 
 clean:
 	rm -f bkl $(OBJS) $(OBJS:.o=.d) $(GEN)

@@ -25,5 +25,26 @@ int show_usage(const struct cmd_struct *cmd, int misuse);
 
 DECLARE_BUILTIN(help);
 DECLARE_BUILTIN(tree);
+DECLARE_BUILTIN(analyze);
+DECLARE_BUILTIN(sites);
+DECLARE_BUILTIN(imbalance);
+DECLARE_BUILTIN(chains);
+DECLARE_BUILTIN(merge);
+DECLARE_BUILTIN(qemu);
+DECLARE_BUILTIN(report);
+DECLARE_BUILTIN(serve);
+DECLARE_BUILTIN(audit);
+DECLARE_BUILTIN(check);
+DECLARE_BUILTIN(drivers);
+DECLARE_BUILTIN(pick);
+DECLARE_BUILTIN(claim);
+DECLARE_BUILTIN(unclaim);
+DECLARE_BUILTIN(status);
+DECLARE_BUILTIN(log);
+DECLARE_BUILTIN(pushdown);
+DECLARE_BUILTIN(audit_record);
+DECLARE_BUILTIN(convert);
+DECLARE_BUILTIN(export);
+DECLARE_BUILTIN(import);
 
 #endif

@@ -16,7 +16,8 @@ SPARSE_LIB=$SPARSE_DIR/libsparse-bkl.a
 
 PKGS="gcc make pkg-config linux-source-6.1 qemu-system-x86 bc flex bison
 libelf-dev libssl-dev cpio kmod rsync xz-utils quilt dpkg-dev
-libsqlite3-dev sqlite3 libmicrohttpd-dev busybox-static"
+libsqlite3-dev sqlite3 libmicrohttpd-dev busybox-static libc6-dev
+curl wrk chromium"
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
