@@ -36,7 +36,7 @@ const char usage_qemu[] =
 	"    --timeout S      kill QEMU after S seconds (default 180)\n"
 	"    --json           one JSON object per boot, one per line\n"
 	"    --keep           keep every console log (timestamped) and old builds\n"
-	"    --accel A        auto (default: KVM when a probe guest runs), tcg, kvm\n"
+	"    --accel A        auto (default: KVM when the kernel boots under it), tcg, kvm\n"
 	"    --append ARGS    more kernel parameters\n"
 	"    --expect FILE    the expectations instead of SUITE/BOOT.expect\n"
 	"    --classify LOG   only judge a recorded console log (needs --expect)\n"
@@ -289,7 +289,7 @@ static int run_boot(struct boot *b, const struct qemu_opts *o, const struct seri
 	}
 	if (qemu_initramfs(bkl_repo_dir(), ktree_dir("pristine"), &initrd))
 		goto out;
-	b->accel = qemu_accel(o->accel);
+	b->accel = qemu_accel(o->accel, b->kb.bzimage.buf);
 	strbuf_addf(&append, "%s%s%s", DEFAULT_APPEND, o->append ? " " : "",
 		    o->append ? o->append : "");
 	console_log_path(b, o);

@@ -23,7 +23,7 @@
 #include "usage.h"
 
 #define INITRAMFS_VERSION	"bkl-qemu-initramfs-1"
-#define KVM_PROBE_SECONDS	5
+#define KVM_PROBE_SECONDS	15
 
 /*
  * Run argv with stdin from /dev/null and its output into log (truncated
@@ -79,40 +79,18 @@ static int run_timed(const char *const *argv, const char *log, int timeout,
 /* ---- KVM or TCG ---- */
 
 /*
- * A boot sector that writes 'K' to COM1 and leaves through QEMU's
- * isa-debug-exit device (exit status 1): proof that a guest really runs.
- * /dev/kvm can be there while KVM guests hang (nested virtualization).
+ * Boot the kernel itself under KVM, without an initramfs: a guest that
+ * really runs prints its banner and panics (no root) within a second or
+ * two, and QEMU (-no-reboot) exits.  /dev/kvm can be there while KVM
+ * guests hang (nested virtualization): a boot sector runs there, a
+ * kernel does not, so only a kernel is proof.
  */
-static int write_probe(const char *path)
+static const char *probe_kvm(const char *dir, const char *bzimage)
 {
-	static const unsigned char code[] = {
-		0xba, 0xf8, 0x03,	/* mov $0x3f8, %dx */
-		0xb0, 'K',		/* mov $'K', %al */
-		0xee,			/* out %al, (%dx) */
-		0xba, 0xf4, 0x00,	/* mov $0xf4, %dx */
-		0xb0, 0x00,		/* mov $0, %al */
-		0xee,			/* out %al, (%dx): QEMU exits 1 */
-		0xf4, 0xeb, 0xfd,	/* hlt; jmp . */
-	};
-	unsigned char sector[512] = { 0 };
-	FILE *f = fopen(path, "wb");
-
-	memcpy(sector, code, sizeof(code));
-	sector[510] = 0x55;
-	sector[511] = 0xaa;
-	if (!f || fwrite(sector, sizeof(sector), 1, f) != 1 || fclose(f))
-		return error("cannot write '%s'", path);
-	return 0;
-}
-
-static const char *probe_kvm(const char *dir)
-{
-	struct strbuf img = STRBUF_INIT, log = STRBUF_INIT, drive = STRBUF_INIT, out = STRBUF_INIT;
-	const char *argv[] = { "qemu-system-x86_64", "-accel", "kvm", "-machine", "pc",
-			       "-m", "16", "-display", "none", "-monitor", "none",
-			       "-serial", "stdio", "-no-reboot", "-device",
-			       "isa-debug-exit,iobase=0xf4,iosize=0x04", "-boot", "a",
-			       "-drive", NULL, NULL };
+	struct strbuf log = STRBUF_INIT, out = STRBUF_INIT;
+	const char *argv[] = { "qemu-system-x86_64", "-accel", "kvm", "-kernel", bzimage,
+			       "-append", "console=ttyS0 panic=-1", "-nographic",
+			       "-no-reboot", "-m", "256", NULL };
 	const char *accel = "tcg";
 	int fd, timed_out, status;
 	double secs;
@@ -121,23 +99,17 @@ static const char *probe_kvm(const char *dir)
 	if (fd < 0)
 		return accel;
 	close(fd);
-	strbuf_addf(&img, "%s/kvm-probe.img", dir);
 	strbuf_addf(&log, "%s/kvm-probe.log", dir);
-	strbuf_addf(&drive, "file=%s,format=raw,if=floppy", img.buf);
-	argv[19] = drive.buf;
-	if (!write_probe(img.buf)) {
-		status = run_timed(argv, log.buf, KVM_PROBE_SECONDS, &timed_out, &secs);
-		if (status == 1 && strbuf_read_file(&out, log.buf) >= 0 && strchr(out.buf, 'K'))
-			accel = "kvm";
-	}
-	strbuf_release(&img);
+	status = run_timed(argv, log.buf, KVM_PROBE_SECONDS, &timed_out, &secs);
+	if (status >= 0 && !timed_out && strbuf_read_file(&out, log.buf) >= 0 &&
+	    strstr(out.buf, "Linux version") && strstr(out.buf, "Kernel panic"))
+		accel = "kvm";
 	strbuf_release(&log);
-	strbuf_release(&drive);
 	strbuf_release(&out);
 	return accel;
 }
 
-const char *qemu_accel(const char *want)
+const char *qemu_accel(const char *want, const char *bzimage)
 {
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, cached = STRBUF_INIT;
 	const char *accel;
@@ -153,7 +125,7 @@ const char *qemu_accel(const char *want)
 	else if (mkdir_p(dir.buf))
 		accel = "tcg";
 	else {
-		accel = probe_kvm(dir.buf);
+		accel = probe_kvm(dir.buf, bzimage);
 		qemu_write_file(path.buf, !strcmp(accel, "kvm") ? "kvm\n" : "tcg\n");
 	}
 	strbuf_release(&dir);

@@ -70,8 +70,11 @@ int qemu_write_file(const char *path, const char *text);
 
 /* ---- booting ---- */
 
-/* "kvm" when a KVM guest really runs here (probed once, cached), else "tcg". */
-const char *qemu_accel(const char *want);
+/*
+ * "kvm" when a KVM guest really runs here, else "tcg": probed once by
+ * booting bzimage under KVM, the answer cached in $BKL_CACHE/qemu/accel.
+ */
+const char *qemu_accel(const char *want, const char *bzimage);
 /* Build (or reuse) the initramfs from repo/qemu-tests/init/ into path. */
 int qemu_initramfs(const char *repo, const char *tree, struct strbuf *path);
 
