@@ -17,6 +17,7 @@ const struct cmd_struct commands[] = {
 	{ "chains", cmd_chains, "call chains that sleep or wait with the BKL held", usage_chains },
 	{ "merge", cmd_merge, "merge analyzer shard databases, then resolve", usage_merge },
 	{ "qemu", cmd_qemu, "build the patched kernel, boot it in QEMU, judge the console", usage_qemu },
+	{ "test", cmd_test, "exercise a driver in QEMU before and after its conversion", usage_test },
 	{ "report", cmd_report, "the campaign per subsystem or whole tree: text, md, html, json", usage_report },
 	{ "serve", cmd_serve, "serve the dashboard (overview, burn-down, pick a driver) and /api", usage_serve },
 	{ "audit", cmd_audit, "analyze the whole tree (or dirs) with Kbuild's flags, incrementally", usage_audit },

@@ -292,12 +292,19 @@ out:
 /* ---- QEMU ---- */
 
 int qemu_boot(const char *bzimage, const char *initrd, const char *accel,
-	      const char *append, int timeout, const char *log, struct qemu_run *run)
+	      const char *append, const char *const *args, int nr_args,
+	      int timeout, const char *log, struct qemu_run *run)
 {
-	const char *argv[] = { "qemu-system-x86_64", "-accel", accel, "-kernel", bzimage,
-			       "-initrd", initrd, "-append", append, "-nographic",
-			       "-no-reboot", "-smp", "2", "-m", "512", NULL };
+	const char *argv[16 + QBOOT_MAX_ARGS] = {
+		"qemu-system-x86_64", "-accel", accel, "-kernel", bzimage,
+		"-initrd", initrd, "-append", append, "-nographic",
+		"-no-reboot", "-smp", "2", "-m", "512", NULL };
+	int i;
 
+	if (nr_args > QBOOT_MAX_ARGS)
+		return error("too many QEMU arguments");
+	for (i = 0; i < nr_args; i++)
+		argv[15 + i] = args[i];
 	memset(run, 0, sizeof(*run));
 	run->status = run_timed(argv, log, timeout, &run->timed_out, &run->seconds);
 	return run->status < 0 ? -1 : 0;

@@ -84,8 +84,10 @@ struct qemu_run {
 	double seconds;
 };
 
+/* args: nr_args more QEMU arguments (devices, serial ports), or NULL. */
 int qemu_boot(const char *bzimage, const char *initrd, const char *accel,
-	      const char *append, int timeout, const char *log, struct qemu_run *run);
+	      const char *append, const char *const *args, int nr_args,
+	      int timeout, const char *log, struct qemu_run *run);
 
 /* ---- classifying the console ---- */
 
@@ -138,5 +140,52 @@ const char *qemu_verdict_name(enum qemu_verdict v);
 
 /* The console line with its printk timestamp and '\r' stripped (in place). */
 char *qemu_strip_line(char *line);
+
+/* ---- one boot, built, booted and judged (lib/qemu-run.c) ---- */
+
+#define QBOOT_MAX_FRAGS	18
+#define QBOOT_MAX_ARGS	32
+
+struct qboot_opts {
+	const char *accel;	/* auto, tcg, kvm */
+	int timeout, keep;
+};
+
+struct qboot {
+	char name[256];		/* "nobkl", "bkl", "nvram after" */
+	const char *frags[QBOOT_MAX_FRAGS];	/* base first */
+	int nr_frags;
+	struct strbuf frag_paths[QBOOT_MAX_FRAGS];
+	const char *expect;	/* the .expect file */
+	const char *log_name;	/* the console is <kbuild dir>/console-<log_name>.log */
+	struct strbuf append;	/* more kernel parameters */
+	const char *args[QBOOT_MAX_ARGS];	/* more QEMU arguments */
+	int nr_args;
+	/* After the kernel is built, before the boot: may replace the initrd. */
+	int (*prepare)(struct qboot *b, struct strbuf *initrd, void *data);
+	void *data;
+	struct qemu_kbuild kb;
+	int built;		/* kb was initialized */
+	struct qemu_run run;
+	int booted;
+	const char *accel;
+	struct strbuf log;	/* the console log (the build log when it failed) */
+	struct qemu_result res;
+};
+
+void qboot_init(struct qboot *b, const char *name);
+int qboot_add_frag(struct qboot *b, const char *path);
+int qboot_add_arg(struct qboot *b, const char *arg);
+void qboot_release(struct qboot *b);
+/* Build, boot, judge: the verdict lands in b->res; -1 after error(). */
+int qboot_run(struct qboot *b, const struct qboot_opts *o, const struct series *s);
+/* Judge b->log (a recorded console when run is NULL) against expect_path. */
+int qboot_judge(struct qboot *b, const char *expect_path, const struct qemu_run *run);
+
+void qemu_json_string(struct strbuf *sb, const char *s);
+/* "verdict", "kernel", ..., "log": the members of every boot's JSON object. */
+void qboot_json_members(struct strbuf *sb, const struct qboot *b);
+void qboot_print_text(const struct qboot *b);
+void qboot_print_problems(const struct qboot *b);
 
 #endif

@@ -58,6 +58,10 @@ int ktree_apply(const char *dir, const struct series *s)
 	setenv("QUILT_PATCHES", s->dir, 1);
 	setenv("QUILT_PC", ".pc", 1);
 	unsetenv("QUILTRC");
+	if (s->file)
+		setenv("QUILT_SERIES", s->file, 1);
+	else
+		unsetenv("QUILT_SERIES");
 	if (run_command(argv, dir, &out))
 		ret = explain_failure(out.buf, s);
 	strbuf_release(&out);

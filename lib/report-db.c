@@ -286,6 +286,7 @@ static int load_qemu(sqlite3 *db, struct report *r)
 		q->at = col(st, 2);
 		q->log = col(st, 3);
 		q->detail = col(st, 4);
+		q->phase = col(st, 5);
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));

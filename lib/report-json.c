@@ -19,7 +19,7 @@
  *   sites, implicit, imbalances [{file, line, function, kind, driver}],
  *   chains [{file, line, function, class, driver, path,
  *            steps [{function, file, line}]}], wait first, shortest first,
- *   qemu [{driver, result, at, log}]
+ *   qemu [{driver, phase, result, at, log}]
  */
 #include <stdio.h>
 #include <string.h>
@@ -220,6 +220,7 @@ static void qemu(struct strbuf *sb, const struct report *r)
 	for (i = 0; i < r->nr_qemu; i++) {
 		strbuf_addstr(sb, i ? ",\n  {" : "\n  {");
 		kv_str(sb, "driver", r->qemu[i].driver, 1);
+		kv_str(sb, "phase", r->qemu[i].phase, 1);
 		kv_str(sb, "result", r->qemu[i].result, 1);
 		kv_str(sb, "at", r->qemu[i].at, 1);
 		kv_str(sb, "log", r->qemu[i].log, 0);

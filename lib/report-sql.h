@@ -105,7 +105,7 @@ static const char *const sql_qemu_tables[] = { "qemu_results", NULL };
 	"WHERE @drv IS NULL OR h.driver = @drv ORDER BY h.ts DESC, h.id DESC LIMIT @max"
 
 #define SQL_QEMU \
-	"SELECT q.driver, q.result, q.at, q.log, q.detail FROM qemu_results q " \
-	"JOIN campaign_drivers d ON d.driver = q.driver WHERE" SQL_SCOPE "ORDER BY q.at DESC"
+	"SELECT q.driver, q.result, q.at, q.log, q.detail, q.phase FROM qemu_results q " \
+	"JOIN campaign_drivers d ON d.driver = q.driver WHERE" SQL_SCOPE "ORDER BY q.at DESC, q.id DESC"
 
 #endif

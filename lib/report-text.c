@@ -236,8 +236,8 @@ static void qemu(struct out *o, const struct report *r)
 	for (i = 0; i < r->nr_qemu; i++) {
 		const struct report_qemu *q = &r->qemu[i];
 
-		strbuf_addf(o->sb, "%s%s: %s at %s%s%s\n", o->md ? "- " : "  ", q->driver,
-			    q->result ? q->result : "?", q->at ? q->at : "?",
+		strbuf_addf(o->sb, "%s%s (%s): %s at %s%s%s\n", o->md ? "- " : "  ", q->driver,
+			    q->phase ? q->phase : "?", q->result ? q->result : "?", q->at ? q->at : "?",
 			    q->log ? ", log " : "", q->log ? q->log : "");
 	}
 }

@@ -130,6 +130,7 @@ void report_release(struct report *r)
 		free(r->qemu[i].at);
 		free(r->qemu[i].log);
 		free(r->qemu[i].detail);
+		free(r->qemu[i].phase);
 	}
 	free(r->qemu);
 	for (i = 0; i < r->nr_log; i++) {

@@ -44,7 +44,7 @@ struct report_event {		/* one step of the campaign's log */
 };
 
 struct report_qemu {
-	char *driver, *result, *at, *log, *detail;
+	char *driver, *phase, *result, *at, *log, *detail;
 };
 
 struct report_driver {

@@ -79,6 +79,7 @@ void series_release(struct series *s)
 		free(s->names[i]);
 	free(s->names);
 	free(s->dir);
+	free(s->file);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -88,4 +89,35 @@ const char *series_hash_hex(const struct series *s)
 
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)s->hash);
 	return hex;
+}
+
+int series_subset(struct series *dst, const struct series *src, const char *file,
+		  int (*keep)(const char *name, int idx, void *data), void *data)
+{
+	struct strbuf list = STRBUF_INIT;
+	FILE *f;
+	int i, ret = -1;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->dir = strdup(src->dir);
+	dst->hash = FNV1A_INIT;
+	for (i = 0; i < src->nr; i++) {
+		if (!keep(src->names[i], i, data))
+			continue;
+		if (add_patch(dst, src->names[i]))
+			goto out;
+		strbuf_addf(&list, "%s\n", src->names[i]);
+	}
+	f = fopen(file, "w");
+	if (!f || fputs(sb_str(&list), f) < 0 || fclose(f)) {
+		error("cannot write the series '%s'", file);
+		goto out;
+	}
+	dst->file = strdup(file);
+	ret = 0;
+out:
+	strbuf_release(&list);
+	if (ret)
+		series_release(dst);
+	return ret;
 }

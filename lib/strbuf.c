@@ -77,3 +77,10 @@ const char *sb_str(const struct strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";
 }
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	char ch = c;
+
+	strbuf_add(sb, &ch, 1);
+}

@@ -15,6 +15,7 @@ struct strbuf {
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_reset(struct strbuf *sb);

@@ -176,7 +176,7 @@ void html_qemu(struct strbuf *sb, const struct report *r, int show_driver)
 	strbuf_addstr(sb, "<table><thead><tr>");
 	if (show_driver)
 		strbuf_addstr(sb, "<th>driver</th>");
-	strbuf_addstr(sb, "<th>when</th><th>result</th><th>log</th></tr></thead><tbody>");
+	strbuf_addstr(sb, "<th>when</th><th>phase</th><th>result</th><th>log</th></tr></thead><tbody>");
 	for (i = 0; i < r->nr_qemu; i++) {
 		const struct report_qemu *q = &r->qemu[i];
 		int pass = q->result && !strcmp(q->result, "pass");
@@ -184,8 +184,8 @@ void html_qemu(struct strbuf *sb, const struct report *r, int show_driver)
 		strbuf_addstr(sb, "<tr>");
 		if (show_driver)
 			html_addf(sb, "<td><a href=\"/driver/%u\">%s</a></td>", q->driver, q->driver);
-		html_addf(sb, "<td>%s</td><td><span class=\"%s\">%s</span></td><td>",
-			  q->at, pass ? "ok" : "error", q->result);
+		html_addf(sb, "<td>%s</td><td>%s</td><td><span class=\"%s\">%s</span></td><td>",
+			  q->at, q->phase ? q->phase : "", pass ? "ok" : "error", q->result);
 		if (q->log)
 			html_addf(sb, "<code>%s</code>", q->log);
 		if (q->detail && *q->detail)

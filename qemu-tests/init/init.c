@@ -9,7 +9,9 @@
  * given as its argument, which is how it is tested on the host.
  *
  * Environment (unknown kernel parameters such as bkl_seconds=3 reach init
- * as variables): bkl_test_timeout, seconds per program (default 120).
+ * as variables): bkl_test_timeout, seconds per program (default 120);
+ * bkl_tests, the programs to run, comma-separated (default: all of them),
+ * so that a driver's boot (bkl test) runs its exerciser alone.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -102,9 +104,23 @@ static int run_test(const char *dir, const char *name, int timeout)
 	return WEXITSTATUS(status) ? -1 : 0;
 }
 
+/* In bkl_tests ("a,b,c"), or every program when it is not set. */
+static int selected(const char *name)
+{
+	const char *list = getenv("bkl_tests"), *p;
+	size_t n = strlen(name);
+
+	if (!list || !*list)
+		return 1;
+	for (p = list; p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
+}
+
 static int executable(const struct dirent *de)
 {
-	return de->d_name[0] != '.';
+	return de->d_name[0] != '.' && selected(de->d_name);
 }
 
 static void run_tests(const char *dir, int timeout)

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bkl test: boot each driver's test kernel in QEMU, before and after its
+ * conversion, run the exerciser on its nodes with lockdep watching, judge
+ * the console and record the result in the DB.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "builtin.h"
+#include "db/db.h"
+#include "lib/campaign.h"
+#include "lib/ktree.h"
+#include "lib/parse-options.h"
+#include "lib/paths.h"
+#include "lib/qemu-driver.h"
+#include "lib/run-command.h"
+#include "lib/series.h"
+#include "lib/usage.h"
+
+const char usage_test[] =
+	"usage: bkl test [--before | --both] [--json] [--timeout S] [--accel auto|tcg|kvm]\n"
+	"                [--keep] [--db DB] [--mark [--by WHO]] (DRIVER | FILE.test)...\n"
+	"   or: bkl test --all [--both] ...\n"
+	"\n"
+	"Boot the test kernel (base.config + campaign.config + the config lines of\n"
+	"every qemu-tests/drivers/*.test: one kernel for all drivers) with\n"
+	"patches/series applied up to and including the drivers' patches (after\n"
+	"their conversion), or without their conversions (--before: the BKL still\n"
+	"pushed down into their open()), and run the exerciser on each driver's\n"
+	"nodes from several threads.  Any lockdep report, BUG, WARNING, hung\n"
+	"task, BKL message, panic or timeout fails the driver.  A FILE.test (a\n"
+	"negative control of qemu-tests/controls/) loads its module while its\n"
+	"node is being opened.  Each result goes into the DB (bkl status, the\n"
+	"dashboard); console logs are kept in $BKL_CACHE/qemu/logs/.\n"
+	"Exit status 0 when every boot passed, 1 otherwise.\n"
+	"\n"
+	"    --before         test the state before the conversion only\n"
+	"    --both           before, then after\n"
+	"    --all            every driver with a .test file and a conversion in the series\n"
+	"    --json           one JSON object per boot, one per line\n"
+	"    --timeout S      kill QEMU after S seconds (default 120)\n"
+	"    --accel A        auto (default: KVM when the kernel boots under it), tcg, kvm\n"
+	"    --keep           keep old kernel builds\n"
+	"    --db DB          record the results there (default: $BKL_DB, $BKL_CACHE/bkl.db)\n"
+	"    --no-record      do not record the results\n"
+	"    --mark           a converted driver whose boots all passed becomes 'tested'\n"
+	"    --by WHO         who marks it (default: $BKL_AUTHOR, git's user)\n"
+	"\n"
+	"The .test format and the controls: qemu-tests/README.\n";
+
+struct test_opts {
+	struct qboot_opts boot;
+	int before, both, all, json, no_record, mark;
+	const char *db, *by;
+};
+
+struct tested {
+	struct qdriver d;
+	int failed;		/* a boot of it did not pass */
+};
+
+static int load_driver(struct tested *t, const char *arg)
+{
+	size_t n = strlen(arg);
+	const char *base;
+	char name[256];
+
+	if (!strchr(arg, '/') && (n < 5 || strcmp(arg + n - 5, ".test")))
+		return qdriver_find(&t->d, arg);
+	base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	snprintf(name, sizeof(name), "%.*s", (int)(strlen(base) - (n >= 5 &&
+		 !strcmp(arg + n - 5, ".test") ? 5 : 0)), base);
+	return qdriver_read(&t->d, name, arg);
+}
+
+/* --all: the drivers with a .test file and a conversion patch in the series. */
+static int all_drivers(struct tested **list, int *nr, const struct series *s)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int i, ret = 0;
+
+	strbuf_addf(&dir, "%s/qemu-tests/drivers/", bkl_repo_dir());
+	for (i = 0; i < s->nr && !ret; i++) {
+		const char *p = s->names[i], *slash;
+		char name[256], test[600];
+		int j, seen = 0;
+
+		if (strncmp(p, "drivers/", 8) || !(slash = strchr(p + 8, '/')) ||
+		    !strncmp(slash + 1, "0001-", 5))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(slash - p - 8), p + 8);
+		snprintf(test, sizeof(test), "%s%s.test", dir.buf, name);
+		for (j = 0; j < *nr; j++)
+			seen |= !strcmp((*list)[j].d.name, name);
+		if (seen || !path_exists(test))
+			continue;
+		*list = realloc(*list, (*nr + 1) * sizeof(**list));
+		memset(&(*list)[*nr], 0, sizeof(**list));
+		ret = qdriver_read(&(*list)[*nr].d, name, test);
+		(*nr)++;
+	}
+	strbuf_release(&dir);
+	if (!ret && !*nr)
+		ret = error("no driver has both a conversion in the series and a qemu-tests/drivers/*.test");
+	return ret;
+}
+
+/* The console is overwritten by the next boot: keep a copy. */
+static void keep_log(struct qboot *b, const char *driver, const char *phase, struct strbuf *kept)
+{
+	const char *cp[] = { "cp", b->log.buf, NULL, NULL };
+	char stamp[32];
+	time_t t = time(NULL);
+
+	strbuf_addf(kept, "%s/qemu/logs", bkl_cache_dir());
+	if (!b->log.len || mkdir_p(kept->buf)) {
+		strbuf_reset(kept);
+		return;
+	}
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&t));
+	strbuf_addf(kept, "/%s-%s-%s-%d.log", driver, phase, stamp, (int)getpid());
+	cp[2] = kept->buf;
+	if (run_command(cp, NULL, NULL))
+		strbuf_reset(kept);
+}
+
+/* On a pass, the exerciser's summary; else the first problem. */
+static void detail_of(const struct qboot *b, struct strbuf *out)
+{
+	const struct qemu_result *r = &b->res;
+	struct strbuf console = STRBUF_INIT;
+	const char *p;
+	int i;
+
+	for (i = 0; i < r->nr_reports; i++)
+		if (!r->reports[i].expected) {
+			strbuf_addf(out, "%s: %s", r->reports[i].kind, r->reports[i].excerpt);
+			return;
+		}
+	if (r->nr_missing) {
+		strbuf_addf(out, "missing: %s", r->missing[0]);
+		return;
+	}
+	if (b->booted && strbuf_read_file(&console, b->log.buf) >= 0 &&
+	    (p = strstr(console.buf, "exercise: done: ")))
+		strbuf_addf(out, "%.*s", (int)strcspn(p, "\r\n"), p);
+	strbuf_release(&console);
+}
+
+static int record(sqlite3 *db, const char *driver, const char *phase, const struct qboot *b,
+		  const char *log, const char *detail)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO qemu_results (driver, phase, result, at, kernel, series, accel, "
+		"build_seconds, boot_seconds, log, detail) VALUES (@driver, @phase, @result, @at, "
+		"@kernel, @series, @accel, @build, @boot, @log, @detail)");
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	if (db_bind_text(st, "@driver", driver) || db_bind_text(st, "@phase", phase) ||
+	    db_bind_text(st, "@result", qemu_verdict_name(b->res.verdict)) ||
+	    db_bind_text(st, "@at", campaign_now()) ||
+	    db_bind_text(st, "@kernel", b->built ? b->kb.key : NULL) ||
+	    db_bind_text(st, "@series", b->built ? b->kb.series : NULL) ||
+	    db_bind_text(st, "@accel", b->booted ? b->accel : NULL) ||
+	    db_bind_text(st, "@log", *log ? log : NULL) || db_bind_text(st, "@detail", detail))
+		goto out;
+	if (b->built)
+		sqlite3_bind_double(st, sqlite3_bind_parameter_index(st, "@build"), b->kb.seconds);
+	if (b->booted)
+		sqlite3_bind_double(st, sqlite3_bind_parameter_index(st, "@boot"), b->run.seconds);
+	ret = db_step_done(st);
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static void print_result(const struct qboot *b, const char *driver, const char *phase,
+			 const char *log, const char *detail, int json)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!json) {
+		printf("%s (%s): %s", driver, phase, qemu_verdict_name(b->res.verdict));
+		if (b->built)
+			printf(" (build %.1f s%s", b->kb.seconds, b->kb.cached ? " reused" : "");
+		if (b->booted)
+			printf(", boot %.1f s %s", b->run.seconds, b->accel);
+		printf("%s\n", b->built ? ")" : "");
+		if (*detail && b->res.verdict == V_PASS)
+			printf("  %s\n", detail);
+		qboot_print_problems(b);
+		if (*log)
+			printf("  log: %s\n", log);
+		return;
+	}
+	strbuf_addstr(&sb, "{\"driver\":");
+	qemu_json_string(&sb, driver);
+	strbuf_addf(&sb, ",\"phase\":\"%s\",\"detail\":", phase);
+	qemu_json_string(&sb, detail);
+	strbuf_addch(&sb, ',');
+	qboot_json_members(&sb, b);
+	printf("%s}\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* One driver's boot on the phase's series. */
+static int boot_driver(struct tested *t, const char *phase, const char *const *frags,
+		       const struct series *s, const struct test_opts *o, sqlite3 *db)
+{
+	struct strbuf expect = STRBUF_INIT, kept = STRBUF_INIT, detail = STRBUF_INIT;
+	struct strbuf log_name = STRBUF_INIT;
+	struct qboot b;
+	int ret = -1;
+
+	qboot_init(&b, t->d.name);
+	strbuf_addf(&expect, "%s/qemu-tests/drivers/driver.expect", bkl_repo_dir());
+	strbuf_addf(&log_name, "test-%s-%s", t->d.name, phase);
+	b.expect = expect.buf;
+	b.log_name = log_name.buf;
+	if (qdriver_boot(&b, &t->d, frags, 3) || qboot_run(&b, &o->boot, s))
+		goto out;
+	keep_log(&b, t->d.name, phase, &kept);
+	if (kept.len) {
+		strbuf_reset(&b.log);
+		strbuf_addstr(&b.log, kept.buf);
+	}
+	detail_of(&b, &detail);
+	print_result(&b, t->d.name, phase, sb_str(&b.log), sb_str(&detail), o->json);
+	t->failed |= b.res.verdict != V_PASS;
+	ret = db ? record(db, t->d.name, phase, &b, sb_str(&b.log), sb_str(&detail)) : 0;
+out:
+	fflush(stdout);
+	qboot_release(&b);
+	strbuf_release(&expect);
+	strbuf_release(&kept);
+	strbuf_release(&detail);
+	strbuf_release(&log_name);
+	return ret;
+}
+
+static int run_phase(struct tested *list, int nr, enum qphase phase, const struct series *all,
+		     const char *const *frags, const struct test_opts *o, sqlite3 *db)
+{
+	struct qdriver **ds = calloc(nr, sizeof(*ds));
+	struct series s;
+	int i, ret;
+
+	for (i = 0; i < nr; i++)
+		ds[i] = &list[i].d;
+	ret = qdriver_series(&s, all, ds, nr, phase);
+	free(ds);
+	if (ret)
+		return -1;
+	for (i = 0; i < nr && !ret; i++)
+		ret = boot_driver(&list[i], phase == QPHASE_BEFORE ? "before" : "after", frags, &s, o, db);
+	unlink(s.file);
+	series_release(&s);
+	return ret;
+}
+
+/* --mark: a converted driver whose boots all passed is tested. */
+static int mark_tested(struct tested *list, int nr, const struct test_opts *o)
+{
+	const char *who = campaign_who(o->by);
+	struct campaign c;
+	int i, ret = 0;
+
+	if (!who)
+		return error("say who you are: --by \"Name <email>\"");
+	if (campaign_open(&c, o->db, NULL))
+		return -1;
+	for (i = 0; i < nr && !ret; i++) {
+		struct cstate st;
+		char note[512];
+
+		if (list[i].failed || list[i].d.module || campaign_state(&c, list[i].d.name, &st))
+			continue;
+		snprintf(note, sizeof(note), "bkl test%s: every boot passed (qemu-tests/drivers/%s.test)",
+			 o->both ? " --both" : o->before ? " --before" : "", list[i].d.name);
+		if (st.status == CS_CONVERTED)
+			ret = campaign_advance(&c, list[i].d.name, "test", CS_TESTED, who, note);
+		cstate_release(&st);
+	}
+	campaign_close(&c);
+	return ret;
+}
+
+static int run_tests(struct tested *list, int nr, const struct series *all,
+		     const struct test_opts *o)
+{
+	struct strbuf base = STRBUF_INIT, camp = STRBUF_INIT, uni = STRBUF_INIT;
+	const char *frags[3];
+	sqlite3 *db = NULL;
+	int i, ret = -1, failed = 0;
+
+	strbuf_addf(&base, "%s/qemu-tests/configs/base.config", bkl_repo_dir());
+	strbuf_addf(&camp, "%s/qemu-tests/configs/campaign.config", bkl_repo_dir());
+	if (qdriver_union_config(&uni))
+		goto out;
+	frags[0] = base.buf;
+	frags[1] = camp.buf;
+	frags[2] = uni.buf;
+	if (!o->no_record && db_open(o->db ? o->db : db_default_path(), &db))
+		goto out;
+	ret = 0;
+	if (o->before || o->both)
+		ret = run_phase(list, nr, QPHASE_BEFORE, all, frags, o, db);
+	if (!ret && !o->before)
+		ret = run_phase(list, nr, QPHASE_AFTER, all, frags, o, db);
+	if (db)
+		db_close(db);
+	if (!ret && o->mark)
+		ret = mark_tested(list, nr, o);
+	for (i = 0; i < nr; i++)
+		failed |= list[i].failed;
+	if (!ret && failed)
+		ret = 1;
+out:
+	strbuf_release(&base);
+	strbuf_release(&camp);
+	strbuf_release(&uni);
+	return ret;
+}
+
+int cmd_test(int argc, const char **argv)
+{
+	struct test_opts o = { .boot = { .accel = "auto", .timeout = 120 } };
+	const struct option opts[] = {
+		OPT_BOOL(0, "before", &o.before),
+		OPT_BOOL(0, "both", &o.both),
+		OPT_BOOL(0, "all", &o.all),
+		OPT_BOOL(0, "json", &o.json),
+		OPT_INT(0, "timeout", &o.boot.timeout),
+		OPT_STRING(0, "accel", &o.boot.accel),
+		OPT_BOOL(0, "keep", &o.boot.keep),
+		OPT_STRING(0, "db", &o.db),
+		OPT_BOOL(0, "no-record", &o.no_record),
+		OPT_BOOL(0, "mark", &o.mark),
+		OPT_STRING(0, "by", &o.by),
+		OPT_END()
+	};
+	struct strbuf patches = STRBUF_INIT;
+	const char *tarball = getenv("BKL_TARBALL");
+	struct tested *list = NULL;
+	struct series s;
+	int i, nr = 0, ret = -1;
+
+	argc = parse_options(argc, argv, opts);
+	if (argc < 0)
+		return -1;
+	if ((!argc && !o.all) || (argc && o.all) || (o.before && o.both))
+		return show_usage(find_command("test"), 1);
+	if (o.boot.timeout <= 0)
+		return error("--timeout must be a positive number of seconds");
+	if (strcmp(o.boot.accel, "auto") && strcmp(o.boot.accel, "tcg") && strcmp(o.boot.accel, "kvm"))
+		return error("--accel must be auto, tcg or kvm, not '%s'", o.boot.accel);
+	if (o.mark && o.no_record)
+		return error("--mark needs the results recorded: drop --no-record");
+	strbuf_addf(&patches, "%s/patches", bkl_repo_dir());
+	if (series_read(&s, patches.buf)) {
+		strbuf_release(&patches);
+		return -1;
+	}
+	if (o.all) {
+		if (all_drivers(&list, &nr, &s))
+			goto out;
+	} else {
+		list = calloc(argc, sizeof(*list));
+		for (nr = 0; nr < argc; nr++)
+			if (load_driver(&list[nr], argv[nr])) {
+				nr++;
+				goto out;
+			}
+	}
+	if (mkdir_p(ktree_dir("")) || ktree_unpack(tarball && *tarball ? tarball : DEFAULT_TARBALL))
+		goto out;
+	ret = run_tests(list, nr, &s, &o);
+out:
+	for (i = 0; i < nr; i++)
+		qdriver_release(&list[i].d);
+	free(list);
+	series_release(&s);
+	strbuf_release(&patches);
+	return ret;
+}
