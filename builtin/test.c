@@ -22,7 +22,8 @@
 
 const char usage_test[] =
 	"usage: bkl test [--before | --both] [--json] [--timeout S] [--accel auto|tcg|kvm]\n"
-	"                [--keep] [--db DB] [--mark [--by WHO]] (DRIVER | FILE.test)...\n"
+	"                [--keep] [--db DB] [--no-record] [--mark [--by WHO]] [--list]\n"
+	"                (DRIVER | FILE.test)...\n"
 	"   or: bkl test --all [--both] ...\n"
 	"\n"
 	"Boot the test kernel (base.config + campaign.config + the config lines of\n"
@@ -48,12 +49,13 @@ const char usage_test[] =
 	"    --no-record      do not record the results\n"
 	"    --mark           a converted driver whose boots all passed becomes 'tested'\n"
 	"    --by WHO         who marks it (default: $BKL_AUTHOR, git's user)\n"
+	"    --list           print what each boot would be; build and boot nothing\n"
 	"\n"
 	"The .test format and the controls: qemu-tests/README.\n";
 
 struct test_opts {
 	struct qboot_opts boot;
-	int before, both, all, json, no_record, mark;
+	int before, both, all, json, no_record, mark, list;
 	const char *db, *by;
 };
 
@@ -327,6 +329,33 @@ out:
 	return ret;
 }
 
+/* --list: what each boot would be, without building or booting. */
+static int list_tests(struct tested *list, int nr)
+{
+	struct strbuf uni = STRBUF_INIT;
+	const char *arg;
+	int i, j;
+
+	if (qdriver_union_config(&uni))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		const struct qdriver *d = &list[i].d;
+
+		printf("%s: %s\n  kernel parameters:%s\n", d->name, d->path, sb_str(&d->params));
+		if (d->nr_args)
+			printf("  qemu:");
+		for (j = 0, arg = d->args.buf; j < d->nr_args; j++, arg += strlen(arg) + 1)
+			printf(" %s", arg);
+		if (d->nr_args)
+			printf("\n");
+		if (d->module)
+			printf("  module: %s/%s.ko, loaded while opening\n", d->dir, d->module);
+	}
+	printf("kernel config: base.config campaign.config %s\n", uni.buf);
+	strbuf_release(&uni);
+	return 0;
+}
+
 int cmd_test(int argc, const char **argv)
 {
 	struct test_opts o = { .boot = { .accel = "auto", .timeout = 120 } };
@@ -342,6 +371,7 @@ int cmd_test(int argc, const char **argv)
 		OPT_BOOL(0, "no-record", &o.no_record),
 		OPT_BOOL(0, "mark", &o.mark),
 		OPT_STRING(0, "by", &o.by),
+		OPT_BOOL(0, "list", &o.list),
 		OPT_END()
 	};
 	struct strbuf patches = STRBUF_INIT;
@@ -376,6 +406,10 @@ int cmd_test(int argc, const char **argv)
 				nr++;
 				goto out;
 			}
+	}
+	if (o.list) {
+		ret = list_tests(list, nr);
+		goto out;
 	}
 	if (mkdir_p(ktree_dir("")) || ktree_unpack(tarball && *tarball ? tarball : DEFAULT_TARBALL))
 		goto out;
