@@ -5,6 +5,7 @@
 #   make setup      apt-get what the project needs, build libsparse (idempotent)
 #   make audit      the main job: set up, prepare the tree, audit, report
 #   make test       every fast test; ends with "N passed, N failed"
+#   make qemu-test  every converted driver booted in QEMU, before and after
 #   make bench      the slow whole-tree runs and timings; never fails on time
 #
 # Everything big lives in $(BKL_CACHE), outside the repository.
@@ -57,15 +58,20 @@ test: setup bkl
 audit: setup bkl
 	./bkl tree
 	./bkl audit
+	./bkl report
+	@echo "the database: $${BKL_DB:-$(BKL_CACHE)/bkl.db}; the dashboard: ./bkl serve (http://127.0.0.1:8080/)"
+
+qemu-test: setup bkl
+	./bkl test --all --both
 
 bench: setup bkl
-	@echo "bench: nothing to measure yet"
 	scripts/bench-web.sh
 	scripts/bench-analyzer.sh
+	scripts/bench-qemu.sh
 
 clean:
 	rm -f bkl $(OBJS) $(OBJS:.o=.d) $(GEN)
 	rm -rf t/trash*
 
-.PHONY: all setup test audit bench clean
+.PHONY: all setup test audit qemu-test bench clean
 -include $(OBJS:.o=.d)

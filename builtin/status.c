@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "db/db.h"
 #include "lib/campaign-drivers.h"
 #include "lib/campaign-patch.h"
 #include "lib/parse-options.h"
@@ -17,6 +18,32 @@ const char usage_status[] =
 	"audited, converted, tested, done, or blocked, which needs --note saying\n"
 	"why); claiming goes through 'bkl claim'.  Every change is logged with\n"
 	"its time and who made it ('bkl log').\n";
+
+/* The newest result of each phase of bkl test, when the DB has any. */
+static void show_qemu(struct campaign *c, const char *driver)
+{
+	sqlite3_stmt *st = db_prepare(c->db,
+		"SELECT q.phase, q.result, q.at, q.detail, q.log FROM qemu_results q "
+		"WHERE q.driver = @driver AND q.id = (SELECT m.id FROM qemu_results m "
+		"WHERE m.driver = q.driver AND m.phase = q.phase ORDER BY m.at DESC, m.id DESC "
+		"LIMIT 1) ORDER BY q.phase DESC");
+
+	if (!st)
+		return;
+	if (!db_bind_text(st, "@driver", driver))
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *detail = (const char *)sqlite3_column_text(st, 3);
+			char label[32];
+
+			snprintf(label, sizeof(label), "qemu %s:", (const char *)sqlite3_column_text(st, 0));
+			printf("%-14s%s at %s: %.*s\n", label, (const char *)sqlite3_column_text(st, 1),
+			       (const char *)sqlite3_column_text(st, 2),
+			       detail ? (int)strcspn(detail, "\n") : 0, detail ? detail : "");
+			if (sqlite3_column_text(st, 4))
+				printf("              log %s\n", (const char *)sqlite3_column_text(st, 4));
+		}
+	sqlite3_finalize(st);
+}
 
 static void show(struct campaign *c, const struct cdriver *d)
 {
@@ -43,6 +70,7 @@ static void show(struct campaign *c, const struct cdriver *d)
 		free(p);
 	}
 	printf("record:       %s%s\n", rec + strlen(c->repo) + 1, path_exists(rec) ? "" : " (not written)");
+	show_qemu(c, d->id);
 	free(rec);
 	free(pdir);
 }

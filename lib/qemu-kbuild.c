@@ -214,8 +214,8 @@ static void final_value(const char *config, const char *name, char *value, size_
 		}
 }
 
-int qemu_kbuild_check_config(const char *dotconfig, const char *const *frags, int nr,
-			struct strbuf *bad)
+int qemu_kbuild_check_config(const char *dotconfig, const char *tree, const char *const *frags,
+			     int nr, struct strbuf *bad)
 {
 	struct strbuf config = STRBUF_INIT;
 	struct option_req *reqs;
@@ -233,10 +233,15 @@ int qemu_kbuild_check_config(const char *dotconfig, const char *const *frags, in
 		if (!reqs[i].value[0])
 			strbuf_addf(bad, "%s is not set in %s but the final .config has =%s\n",
 				    reqs[i].name, reqs[i].from, got);
-		else if (!got[0])
-			strbuf_addf(bad, "%s=%s (%s) is not set in the final .config: "
-				    "it does not exist or its dependencies are off\n",
+		else if (!got[0]) {
+			strbuf_addf(bad, "%s=%s (%s) is not set in the final .config: ",
 				    reqs[i].name, reqs[i].value, reqs[i].from);
+			if (tree)
+				qemu_kconfig_why(tree, config.buf, reqs[i].name, bad);
+			else
+				strbuf_addstr(bad, "it does not exist or its dependencies are off");
+			strbuf_addch(bad, '\n');
+		}
 		else
 			strbuf_addf(bad, "%s=%s (%s) became =%s in the final .config\n",
 				    reqs[i].name, reqs[i].value, reqs[i].from, got);
@@ -300,7 +305,7 @@ static int configure(struct qemu_kbuild *kb, const char *tree, const char *const
 		error("configuring the kernel failed; see '%s'", kb->log.buf);
 		goto out;
 	}
-	i = qemu_kbuild_check_config(cfg.buf, frags, nr, &bad);
+	i = qemu_kbuild_check_config(cfg.buf, tree, frags, nr, &bad);
 	if (i > 0) {
 		/* one line per option, the first carries error()'s prefix */
 		bad.buf[bad.len - 1] = '\0';

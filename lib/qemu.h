@@ -51,10 +51,18 @@ void qemu_kbuild_prune(const struct qemu_kbuild *keep);
 /*
  * Options the fragments ask for (the last fragment wins) that .config
  * does not have as asked: one line each in bad, e.g.
- * "CONFIG_BKL=y (bkl.config) is not set".  Returns their number, -1 on error.
+ * "CONFIG_BKL=y (bkl.config) is not set", with the unmet dependencies
+ * when tree is given.  Returns their number, -1 on error.
  */
-int qemu_kbuild_check_config(const char *dotconfig, const char *const *frags, int nr,
-			struct strbuf *bad);
+int qemu_kbuild_check_config(const char *dotconfig, const char *tree, const char *const *frags,
+			     int nr, struct strbuf *bad);
+/*
+ * Why option (CONFIG_X) is not in config (the final .config's text):
+ * appends "it depends on (PCI), and CONFIG_PCI is not set" or the like,
+ * from the Kconfig files of tree.
+ */
+void qemu_kconfig_why(const char *tree, const char *config, const char *option,
+		      struct strbuf *why);
 
 /*
  * Bring src (a copy of the pristine tree) to series s, touching only the

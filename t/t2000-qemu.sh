@@ -197,15 +197,17 @@ test_expect_success QEMU 'a boot that outlives --timeout is killed: timeout' '
 	grep "\"boot_seconds\":1\.[0-9]," out.json
 '
 
-test_expect_success QEMU 'an option Kconfig drops is one line, and no build' '
+test_expect_success QEMU 'an option Kconfig drops is one line naming its unmet dependency, no build' '
 	mkdir -p repo/qemu-tests/configs repo/qemu-tests/boot &&
 	ln -s "$BKL_ROOT/patches" repo/patches &&
 	cp "$BKL_ROOT/qemu-tests/configs/base.config" repo/qemu-tests/configs/ &&
 	cp "$NOBKL" repo/qemu-tests/boot/dropped.expect &&
-	echo "CONFIG_BKL_AUDIT_NO_SUCH_OPTION=y" >repo/qemu-tests/configs/dropped.config &&
+	printf "CONFIG_BKL_AUDIT_NO_SUCH_OPTION=y\nCONFIG_HPET=y\n" >repo/qemu-tests/configs/dropped.config &&
 	test_must_fail env BKL_REPO=$PWD/repo bkl qemu --config dropped --json >out.json 2>err &&
 	cat out.json err &&
-	test_one_line err "error: kernel config: CONFIG_BKL_AUDIT_NO_SUCH_OPTION=y (dropped.config) is not set in the final .config" &&
+	test $(wc -l <err) = 2 &&
+	grep "^error: kernel config: CONFIG_BKL_AUDIT_NO_SUCH_OPTION=y (dropped.config) is not set in the final .config: there is no such option in the tree.s Kconfig$" err &&
+	grep "^CONFIG_HPET=y (dropped.config) is not set in the final .config: it depends on (ACPI), and CONFIG_ACPI is not set$" err &&
 	grep "\"verdict\":\"build-failed\"" out.json &&
 	log=$(sed "s/.*\"log\":\"\([^\"]*\)\".*/\1/" out.json) &&
 	test -f "$log" && ! test -f "$(dirname "$log")/arch/x86/boot/bzImage" &&

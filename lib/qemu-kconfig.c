@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Why Kconfig dropped an option a fragment asked for: its entry in the
+ * tree's Kconfig files, its "depends on" lines, and which symbols of
+ * those the final .config does not have.  Only the entry's own lines are
+ * read (an enclosing "if" or menu dependency is not), which names the
+ * usual culprit: CONFIG_PCI for a PCI driver, CONFIG_ACPI for hpet.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include "qemu.h"
+#include "run-command.h"
+#include "strbuf.h"
+
+static int entry_ends(const char *text)
+{
+	static const char *const starts[] = { "config ", "menuconfig ", "choice", "endchoice",
+					      "menu ", "endmenu", "if ", "endif", "source ",
+					      "comment ", NULL };
+	int i;
+
+	for (i = 0; starts[i]; i++)
+		if (!strncmp(text, starts[i], strlen(starts[i])))
+			return 1;
+	return 0;
+}
+
+/* "depends on" expressions of the entry grep printed, "a && b" joined. */
+static void collect_depends(const char *grep_out, struct strbuf *deps)
+{
+	const char *line = grep_out, *nl, *text;
+	int in_entry = 0;
+
+	for (; line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		/* "path:N:text" for the match, "path-N-text" after it, "--" between */
+		text = line + strcspn(line, ":-");
+		if (*text)
+			text += 1 + strspn(text + 1, "0123456789");
+		if (*text == ':' || *text == '-')
+			text++;
+		text += strspn(text, " \t");
+		if (!strncmp(line, "--", 2) && (nl == line + 2 || !nl)) {
+			in_entry = 0;
+			continue;
+		}
+		if (!in_entry) {
+			in_entry = !strncmp(text, "config ", 7) || !strncmp(text, "menuconfig ", 11);
+			continue;
+		}
+		if (entry_ends(text)) {
+			in_entry = 0;
+			continue;
+		}
+		if (!strncmp(text, "depends on ", 11))
+			strbuf_addf(deps, "%s(%.*s)", deps->len ? " && " : "",
+				    (int)strcspn(text + 11, "\n#"), text + 11);
+	}
+}
+
+/* Each symbol of expr that config does not set to y or m. */
+static void unset_symbols(const char *expr, const char *config, struct strbuf *out)
+{
+	const char *p = expr;
+
+	while (*p) {
+		char sym[128], key[140];
+		size_t n;
+
+		if (!isupper((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '_') {
+			p++;
+			continue;
+		}
+		n = strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_abcdefghijklmnopqrstuvwxyz");
+		snprintf(sym, sizeof(sym), "%.*s", (int)(n < sizeof(sym) ? n : sizeof(sym) - 1), p);
+		p += n;
+		if (!strcmp(sym, "y") || !strcmp(sym, "m") || !strcmp(sym, "n") ||
+		    !isupper((unsigned char)sym[0]))
+			continue;
+		snprintf(key, sizeof(key), "\nCONFIG_%s=", sym);
+		if (strstr(config, key) || strstr(out->buf ? out->buf : "", sym))
+			continue;
+		strbuf_addf(out, "%sCONFIG_%s", out->len ? ", " : "", sym);
+	}
+}
+
+void qemu_kconfig_why(const char *tree, const char *config, const char *option,
+		      struct strbuf *why)
+{
+	struct strbuf pat = STRBUF_INIT, out = STRBUF_INIT, deps = STRBUF_INIT;
+	struct strbuf unset = STRBUF_INIT, cfg = STRBUF_INIT;
+	const char *argv[] = { "grep", "-rn", "--include=Kconfig*", "-A40", "-E", NULL, ".", NULL };
+	const char *name = option + (strncmp(option, "CONFIG_", 7) ? 0 : 7);
+
+	strbuf_addf(&pat, "^(menu)?config %s$", name);
+	argv[5] = pat.buf;
+	strbuf_addf(&cfg, "\n%s", config);	/* every line starts with '\n' */
+	if (run_command(argv, tree, &out) || !out.len) {
+		strbuf_addstr(why, "there is no such option in the tree's Kconfig");
+		goto out;
+	}
+	collect_depends(out.buf, &deps);
+	unset_symbols(sb_str(&deps), cfg.buf, &unset);
+	if (!deps.len)
+		strbuf_addstr(why, "its dependencies (of an enclosing menu or if) are off");
+	else if (unset.len)
+		strbuf_addf(why, "it depends on %s, and %s is not set", deps.buf, unset.buf);
+	else
+		strbuf_addf(why, "it depends on %s", deps.buf);
+out:
+	strbuf_release(&pat);
+	strbuf_release(&out);
+	strbuf_release(&deps);
+	strbuf_release(&unset);
+	strbuf_release(&cfg);
+}
