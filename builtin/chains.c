@@ -2,10 +2,7 @@
 #include <stdio.h>
 #include "analyzer/analyzer.h"
 #include "builtin.h"
-#include "db/db.h"
-#include "lib/parse-options.h"
-#include "lib/paths.h"
-#include "lib/usage.h"
+#include "lib/facts-cmd.h"
 
 const char usage_chains[] =
 	"usage: bkl chains [--db DB] [--json]\n"
@@ -20,27 +17,5 @@ const char usage_chains[] =
 
 int cmd_chains(int argc, const char **argv)
 {
-	const char *db_path = NULL;
-	int json = 0, ret;
-	sqlite3 *db;
-	const struct option opts[] = {
-		OPT_STRING(0, "db", &db_path),
-		OPT_BOOL(0, "json", &json),
-		OPT_END()
-	};
-
-	argc = parse_options(argc, argv, opts);
-	if (argc < 0)
-		return -1;
-	if (argc)
-		return show_usage(find_command("chains"), 1);
-	if (!db_path)
-		db_path = db_default_path();
-	if (!path_exists(db_path))
-		return error("no database at '%s' (run bkl analyze first)", db_path);
-	if (db_open(db_path, &db))
-		return -1;
-	ret = analyzer_print_chains(db, json);
-	db_close(db);
-	return ret;
+	return facts_command(argc, argv, "chains", analyzer_print_chains);
 }

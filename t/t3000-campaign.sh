@@ -108,6 +108,22 @@ test_expect_success 'status --set: logged; blocked needs a reason' '
 	bkl pick >out && ! grep " waiter " out
 '
 
+test_expect_success 'status shows the newest bkl test result of each phase' '
+	bkl status waiter >out && ! grep "^qemu" out &&
+	for r in "before|fail|2024-05-02T10:00:00Z|old" "before|pass|2024-05-02T11:00:00Z|exercise: done: 10 opens" \
+		"after|pass|2024-05-02T12:00:00Z|exercise: done: 20 opens"; do
+		sqlite3 "$BKL_DB" "INSERT INTO qemu_results (driver, phase, result, at, log, detail)
+			VALUES ('\''waiter'\'', '\''$(echo "$r" | cut -d"|" -f1)'\'', '\''$(echo "$r" | cut -d"|" -f2)'\'',
+			'\''$(echo "$r" | cut -d"|" -f3)'\'', '\''/logs/x.log'\'', '\''$(echo "$r" | cut -d"|" -f4)'\'')" || return 1
+	done &&
+	bkl status waiter >out &&
+	cat out &&
+	grep "^qemu before:  pass at 2024-05-02T11:00:00Z: exercise: done: 10 opens$" out &&
+	grep "^qemu after:   pass at 2024-05-02T12:00:00Z: exercise: done: 20 opens$" out &&
+	test $(grep -c "^qemu" out) = 2 &&
+	sqlite3 "$BKL_DB" "DELETE FROM qemu_results"
+'
+
 test_expect_success 'log: every step with time and who, oldest first' '
 	bkl log >out &&
 	head -1 out | grep "^2024-05-01T10:00:00Z  foo  *claim  *claimed  *Ann Auditor" &&

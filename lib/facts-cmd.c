@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The body of bkl sites, imbalance and chains: the same options (--db,
+ * --json), the same refusals, one printer each.
+ */
+#include <stdio.h>
+#include "builtin.h"
+#include "db/db.h"
+#include "facts-cmd.h"
+#include "parse-options.h"
+#include "paths.h"
+#include "usage.h"
+
+int facts_command(int argc, const char **argv, const char *name,
+		  int (*print)(sqlite3 *db, int json))
+{
+	const char *db_path = NULL;
+	int json = 0, ret;
+	sqlite3 *db;
+	const struct option opts[] = {
+		OPT_STRING(0, "db", &db_path),
+		OPT_BOOL(0, "json", &json),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, opts);
+	if (argc < 0)
+		return -1;
+	if (argc)
+		return show_usage(find_command(name), 1);
+	if (!db_path)
+		db_path = db_default_path();
+	if (!path_exists(db_path))
+		return error("no database at '%s' (run bkl analyze first)", db_path);
+	if (db_open(db_path, &db))
+		return -1;
+	ret = print(db, json);
+	db_close(db);
+	return ret;
+}

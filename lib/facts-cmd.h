@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_FACTS_CMD_H
+#define BKL_FACTS_CMD_H
+
+#include <sqlite3.h>
+
+/* Parse [--db DB] [--json], open the DB, print(db, json). */
+int facts_command(int argc, const char **argv, const char *name,
+		  int (*print)(sqlite3 *db, int json));
+
+#endif
