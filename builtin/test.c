@@ -350,6 +350,8 @@ static int list_tests(struct tested *list, int nr)
 			printf("\n");
 		if (d->module)
 			printf("  module: %s/%s.ko, loaded while opening\n", d->dir, d->module);
+		if (d->kmod)
+			printf("  module: %s of the kernel build, loaded while opening\n", d->kmod);
 	}
 	printf("kernel config: base.config campaign.config %s\n", uni.buf);
 	strbuf_release(&uni);

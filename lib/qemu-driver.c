@@ -107,9 +107,16 @@ static int parse_line(struct qdriver *d, char *line, const char *where)
 	} else if (!strcmp(verb, "append")) {
 		strbuf_addf(&d->params, " %s", rest);
 	} else if (!strcmp(verb, "module")) {
-		if (d->module || strpbrk(rest, "/ \t"))
+		if (d->module || d->kmod || strpbrk(rest, "/ \t"))
 			return error("%s: one 'module NAME' (a .ko built from this directory)", where);
 		d->module = strdup(rest);
+	} else if (!strcmp(verb, "kmod")) {
+		size_t n = strlen(rest);
+
+		if (d->module || d->kmod || strpbrk(rest, " \t") || n < 4 || strcmp(rest + n - 3, ".ko") ||
+		    rest[0] == '/' || strstr(rest, ".."))
+			return error("%s: one 'kmod PATH.ko' (the driver built =m, as in the tree)", where);
+		d->kmod = strdup(rest);
 	} else if (!strcmp(verb, "seconds")) {
 		d->seconds = atoi(rest);
 		if (d->seconds <= 0 || d->seconds > 60)
@@ -157,6 +164,7 @@ void qdriver_release(struct qdriver *d)
 	free(d->path);
 	free(d->dir);
 	free(d->module);
+	free(d->kmod);
 	strbuf_release(&d->config);
 	strbuf_release(&d->params);
 	strbuf_release(&d->args);
@@ -381,6 +389,27 @@ out:
 	return ret;
 }
 
+/* The driver's own .ko from the test kernel's build: make modules on demand. */
+static int tree_module(struct qboot *b, struct qdriver *d, struct strbuf *ko)
+{
+	const char *make[] = { "make", "-C", b->kb.src.buf, NULL, "-j2", "modules", NULL };
+	struct strbuf o = STRBUF_INIT, log = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(ko, "%s/%s", b->kb.obj.buf, d->kmod);
+	strbuf_addf(&o, "O=%s", b->kb.obj.buf);
+	strbuf_addf(&log, "%s/modules.log", b->kb.dir.buf);
+	make[3] = o.buf;
+	/* incremental: seconds once the modules are built */
+	if (qemu_run_logged(make, NULL, log.buf))
+		ret = error("make modules failed; see '%s'", log.buf);
+	else if (!path_exists(ko->buf))
+		ret = error("no '%s' after make modules: is it =m in the test kernel?", ko->buf);
+	strbuf_release(&o);
+	strbuf_release(&log);
+	return ret;
+}
+
 /* initrd, then a second cpio with /modules/NAME.ko: the kernel unpacks both. */
 static int add_module_cpio(const char *initrd, const char *ko, const char *name,
 			   struct strbuf *out)
@@ -417,13 +446,27 @@ out:
 	return ret;
 }
 
+/* "bkl_race" for module bkl_race, "ppdev" for kmod drivers/char/ppdev.ko */
+static const char *module_name(const struct qdriver *d)
+{
+	static char name[256];
+	const char *base;
+
+	if (d->module)
+		return d->module;
+	base = strrchr(d->kmod, '/') ? strrchr(d->kmod, '/') + 1 : d->kmod;
+	snprintf(name, sizeof(name), "%.*s", (int)strlen(base) - 3, base);
+	return name;
+}
+
 static int prepare_module(struct qboot *b, struct strbuf *initrd, void *data)
 {
 	struct qdriver *d = data;
 	struct strbuf ko = STRBUF_INIT, out = STRBUF_INIT;
 	int ret = -1;
 
-	if (build_module(b, d, &ko) || add_module_cpio(initrd->buf, ko.buf, d->module, &out))
+	if ((d->kmod ? tree_module(b, d, &ko) : build_module(b, d, &ko)) ||
+	    add_module_cpio(initrd->buf, ko.buf, module_name(d), &out))
 		goto out;
 	strbuf_reset(initrd);
 	strbuf_addstr(initrd, out.buf);
@@ -446,8 +489,8 @@ int qdriver_boot(struct qboot *b, struct qdriver *d, const char *const *frags, i
 		if (qboot_add_arg(b, arg))
 			return -1;
 	strbuf_addf(&b->append, "bkl_tests=exercise bkl_seconds=%d%s", d->seconds, sb_str(&d->params));
-	if (d->module) {
-		strbuf_addf(&b->append, " bkl_module=/modules/%s.ko", d->module);
+	if (d->module || d->kmod) {
+		strbuf_addf(&b->append, " bkl_module=/modules/%s.ko", module_name(d));
 		b->prepare = prepare_module;
 		b->data = d;
 	}

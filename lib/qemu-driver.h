@@ -22,6 +22,8 @@ struct series;
  *   append PARAM...          more kernel parameters
  *   module NAME              build NAME.ko from the file's directory (a
  *                            Kbuild file there) and load it while opening
+ *   kmod PATH.ko             the driver is built =m (say so with config):
+ *                            load the tree's PATH.ko while opening
  *   seconds N                how long to exercise (default 3)
  */
 struct qdriver {
@@ -32,7 +34,8 @@ struct qdriver {
 	struct strbuf params;	/* bkl_nodes=... and the append lines */
 	struct strbuf args;	/* the qemu arguments, NUL-separated */
 	int nr_args;
-	char *module;
+	char *module;		/* a control's module, built from dir */
+	char *kmod;		/* the driver's own module, from the kernel build */
 	int seconds;
 };
 

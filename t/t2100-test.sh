@@ -32,7 +32,10 @@ test_expect_success 'a bad .test file is one line naming file and line' '
 	test_one_line err "error: ./bad.test:2: bad ioctl ./dev/y 0x1." &&
 	printf "config CONFIG_NVRAM=y\n" >bad.test &&
 	test_must_fail bkl test ./bad.test 2>err &&
-	test_one_line err "error: ./bad.test: no .node. to exercise"
+	test_one_line err "error: ./bad.test: no .node. to exercise" &&
+	printf "kmod /lib/x.ko\nnode /dev/x\n" >bad.test &&
+	test_must_fail bkl test ./bad.test 2>err &&
+	test_one_line err "error: ./bad.test:1: one .kmod PATH.ko."
 '
 
 test_expect_success 'every shipped .test file parses, and their configs agree' '
@@ -41,6 +44,7 @@ test_expect_success 'every shipped .test file parses, and their configs agree' '
 	grep "^nvram: .*qemu-tests/drivers/nvram.test" out &&
 	grep "^  kernel parameters: bkl_nodes=/dev/rtc0 bkl_read=/dev/rtc0 bkl_ioctls=/dev/rtc0:0x80247009,/dev/rtc0:0x80287010$" out &&
 	grep "^  module: .*/qemu-tests/controls/bkl_race.ko, loaded while opening" out &&
+	grep "^  module: drivers/char/ppdev.ko of the kernel build, loaded while opening" out &&
 	grep "^kernel config: base.config campaign.config .*/qemu/drivers.config" out &&
 	grep "^CONFIG_NVRAM=y$" "$(sed -n "s/^kernel config: base.config campaign.config //p" out)"
 '
