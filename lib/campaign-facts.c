@@ -46,7 +46,10 @@ static char *abspath(struct campaign *c, const char *rel)
 
 int facts_covered_files(struct campaign *c, char ***files, int *nr)
 {
-	sqlite3_stmt *q = db_prepare(c->db, "SELECT DISTINCT file FROM sites WHERE kind = 'implicit'");
+	/* a function defined in a header belongs to the .c file including it */
+	sqlite3_stmt *q = db_prepare(c->db,
+		"SELECT DISTINCT CASE WHEN s.file LIKE '%.c' THEN s.file ELSE f.path END "
+		"FROM sites s JOIN files f ON f.id = s.file_id WHERE s.kind = 'implicit'");
 	char **v = NULL;
 	int n = 0;
 
