@@ -201,13 +201,27 @@ int line_start(const struct csrc *c, int off)
 	return off;
 }
 
+/*
+ * The indentation of the line holding off, as tabs (then spaces) to the
+ * same column: a line we add must not copy the "      \t" some files have
+ * (sound/core/control.c), which checkpatch.pl rightly refuses.
+ */
 char *line_indent(const struct csrc *c, int off)
 {
-	int s = line_start(c, off), e = s;
+	int s = line_start(c, off), e = s, col = 0, i = 0;
+	char *ind;
 
-	while (c->text[e] == ' ' || c->text[e] == '\t')
-		e++;
-	return strndup(c->text + s, e - s);
+	for (; c->text[e] == ' ' || c->text[e] == '\t'; e++)
+		col = c->text[e] == '\t' ? (col / 8 + 1) * 8 : col + 1;
+	ind = malloc(col / 8 + col % 8 + 1);
+	while (col >= 8) {
+		ind[i++] = '\t';
+		col -= 8;
+	}
+	while (col--)
+		ind[i++] = ' ';
+	ind[i] = '\0';
+	return ind;
 }
 
 int tok_starts_line(const struct csrc *c, int i)
