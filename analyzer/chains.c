@@ -30,7 +30,7 @@ static const char *const class_name[NR_CLASSES] = { "sleep", "wait" };
 #define INF 0x3fffffff
 
 /* per node: what the primitives table says of its name */
-enum { P_NONE, P_BKL, P_WAIT, P_GFP, P_SLEEP };
+enum { P_NONE, P_BKL, P_WAIT, P_GFP, P_SLEEP, P_ATOMIC };
 
 struct chains {
 	struct graph *g;
@@ -61,6 +61,8 @@ static void classify(struct chains *c)
 			c->prim[n] = P_BKL;
 		else if (prim_match(g->prims, PRIM_WAIT, name))
 			c->prim[n] = P_WAIT;
+		else if (prim_match(g->prims, PRIM_ATOMIC, name))
+			c->prim[n] = P_ATOMIC;	/* followed() never enters it */
 		else if ((r = prim_match(g->prims, PRIM_SLEEP, name))) {
 			c->prim[n] = r->arg ? P_GFP : P_SLEEP;
 			c->sleep_rule[n] = r;

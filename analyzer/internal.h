@@ -37,6 +37,7 @@ enum prim_class {
 	PRIM_REGISTER_STORE,			/* STRUCT.MEMBER = table registers it */
 	PRIM_RESTRICT,				/* STRUCT calls in FUNC: registered tables */
 	PRIM_DISPATCH,				/* KIND tables are reached from FUNC only */
+	PRIM_ATOMIC,				/* never sleeps: chains stop there */
 	PRIM_NR
 };
 

@@ -20,7 +20,7 @@ static const char *const class_names[PRIM_NR] = {
 	[PRIM_DROP] = "drop", [PRIM_RETAKE] = "retake",
 	[PRIM_SLEEP] = "sleep", [PRIM_WAIT] = "wait", [PRIM_REGISTER] = "register",
 	[PRIM_REGISTER_STORE] = "register-store", [PRIM_RESTRICT] = "restrict",
-	[PRIM_DISPATCH] = "dispatch",
+	[PRIM_DISPATCH] = "dispatch", [PRIM_ATOMIC] = "atomic",
 };
 
 static int split(char *line, char **f, int max)
@@ -78,7 +78,7 @@ static int parse_rule(struct primitives *p, char **f, int n, int lineno)
 	r.cls = c;
 	switch (r.cls) {
 	case PRIM_LOCK: case PRIM_UNLOCK: case PRIM_LOCKED: case PRIM_WAIT:
-	case PRIM_DROP: case PRIM_RETAKE:
+	case PRIM_DROP: case PRIM_RETAKE: case PRIM_ATOMIC:
 		if (n != 2)
 			return -1;
 		r.name = intern(f[1], strlen(f[1]));

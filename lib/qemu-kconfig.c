@@ -26,29 +26,45 @@ static int entry_ends(const char *text)
 	return 0;
 }
 
-/* "depends on" expressions of the entry grep printed, "a && b" joined. */
+/*
+ * grep -n's "path:N:text" (the match) or "path-N-text" (context): the
+ * text, and whether it is the match.  A path may hold '-' itself.
+ */
+static const char *grep_text(const char *line, const char *end, int *match)
+{
+	const char *p, *q;
+
+	for (p = line; p < end; p++) {
+		if (*p != ':' && *p != '-')
+			continue;
+		for (q = p + 1; q < end && isdigit((unsigned char)*q); q++)
+			;
+		if (q > p + 1 && q < end && *q == *p) {
+			*match = *p == ':';
+			return q + 1;
+		}
+	}
+	*match = 0;
+	return end;
+}
+
+/* "depends on" expressions of the entry grep matched, "a && b" joined. */
 static void collect_depends(const char *grep_out, struct strbuf *deps)
 {
-	const char *line = grep_out, *nl, *text;
-	int in_entry = 0;
+	const char *line = grep_out, *nl, *end, *text;
+	int in_entry = 0, match;
 
 	for (; line && *line; line = nl ? nl + 1 : NULL) {
 		nl = strchr(line, '\n');
-		/* "path:N:text" for the match, "path-N-text" after it, "--" between */
-		text = line + strcspn(line, ":-");
-		if (*text)
-			text += 1 + strspn(text + 1, "0123456789");
-		if (*text == ':' || *text == '-')
-			text++;
+		end = nl ? nl : line + strlen(line);
+		text = grep_text(line, end, &match);
 		text += strspn(text, " \t");
-		if (!strncmp(line, "--", 2) && (nl == line + 2 || !nl)) {
-			in_entry = 0;
+		if (match) {
+			in_entry = 1;
 			continue;
 		}
-		if (!in_entry) {
-			in_entry = !strncmp(text, "config ", 7) || !strncmp(text, "menuconfig ", 11);
+		if (!in_entry)
 			continue;
-		}
 		if (entry_ends(text)) {
 			in_entry = 0;
 			continue;
@@ -105,7 +121,8 @@ void qemu_kconfig_why(const char *tree, const char *config, const char *option,
 	if (!deps.len)
 		strbuf_addstr(why, "its dependencies (of an enclosing menu or if) are off");
 	else if (unset.len)
-		strbuf_addf(why, "it depends on %s, and %s is not set", deps.buf, unset.buf);
+		strbuf_addf(why, "it depends on %s, and %s %s not set", deps.buf, unset.buf,
+			    strchr(unset.buf, ',') ? "are" : "is");
 	else
 		strbuf_addf(why, "it depends on %s", deps.buf);
 out:
