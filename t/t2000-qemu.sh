@@ -206,7 +206,7 @@ test_expect_success QEMU 'an option Kconfig drops is one line naming its unmet d
 	test_must_fail env BKL_REPO=$PWD/repo bkl qemu --config dropped --json >out.json 2>err &&
 	cat out.json err &&
 	test $(wc -l <err) = 2 &&
-	grep "^error: kernel config: CONFIG_BKL_AUDIT_NO_SUCH_OPTION=y (dropped.config) is not set in the final .config: there is no such option in the tree.s Kconfig$" err &&
+	grep "^bkl qemu: error: kernel config: CONFIG_BKL_AUDIT_NO_SUCH_OPTION=y (dropped.config) is not set in the final .config: there is no such option in the tree.s Kconfig$" err &&
 	grep "^CONFIG_HPET=y (dropped.config) is not set in the final .config: it depends on (ACPI), and CONFIG_ACPI is not set$" err &&
 	grep "\"verdict\":\"build-failed\"" out.json &&
 	log=$(sed "s/.*\"log\":\"\([^\"]*\)\".*/\1/" out.json) &&
