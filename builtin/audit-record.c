@@ -36,7 +36,7 @@ static int one(struct campaign *c, const char *id, const char *by)
 		       path + strlen(c->repo) + 1);
 	if (!ret && record_verdict(path, &verdict, &why) == 0 &&
 	    d.st.status < CS_AUDITED) {
-		const char *who = campaign_who(by);
+		const char *who = campaign_who_holder(by, d.st.holder);
 		struct strbuf note = STRBUF_INIT;
 
 		strbuf_addf(&note, "verdict %s", verdict_names[verdict]);

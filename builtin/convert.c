@@ -27,7 +27,10 @@ const char usage_convert[] =
 	"A driver whose entry points call other drivers' with the BKL held\n"
 	"(misc_open() calls every misc driver's open()) keeps its lock until each\n"
 	"of those takes the BKL itself: refused, naming them; and refused when\n"
-	"the DB holds less than a whole-tree audit, unless --partial.\n";
+	"the DB holds less than a whole-tree audit, unless --partial.\n"
+	"\n"
+	"The patch's author and Signed-off-by: --by, else $BKL_AUTHOR, else the\n"
+	"driver's holder (bkl claim), else git's user.\n";
 
 int cmd_convert(int argc, const char **argv)
 {
@@ -51,13 +54,15 @@ int cmd_convert(int argc, const char **argv)
 		return show_usage(find_command("convert"), 1);
 	if (given && (verdict = verdict_parse(given)) < 0)
 		return error("unknown verdict '%s' (none, mutex or init-order)", given);
-	who = campaign_who(by);
-	if (!who)
-		return error("say who writes the patch: --by \"Name <email>\"");
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (campaign_driver(&c, argv[0], &d))
 		goto out;
+	who = campaign_who_holder(by, d.st.holder);
+	if (!who) {
+		error("say who writes the patch: --by \"Name <email>\"");
+		goto out_driver;
+	}
 	path = cdriver_record_path(&c, &d);
 	r = record_verdict(path, &recorded, &why);
 	free(path);

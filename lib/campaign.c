@@ -73,6 +73,15 @@ const char *campaign_who(const char *by)
 	return who.len ? who.buf : NULL;
 }
 
+const char *campaign_who_holder(const char *by, const char *holder)
+{
+	const char *env = getenv("BKL_AUTHOR");
+
+	if ((by && *by) || (env && *env) || !holder || !*holder)
+		return campaign_who(by);
+	return holder;
+}
+
 /* A log field: no tabs or newlines inside. */
 static void add_field(struct strbuf *sb, const char *s)
 {

@@ -58,6 +58,11 @@ int campaign_advance(struct campaign *c, const char *driver, const char *action,
 
 /* "Name <email>": by, else $BKL_AUTHOR, else git's user.name/user.email. */
 const char *campaign_who(const char *by);
+/*
+ * The same for a step on a driver someone holds: by, else $BKL_AUTHOR,
+ * else the holder (who claimed it does the work), else git's user.
+ */
+const char *campaign_who_holder(const char *by, const char *holder);
 /* Now, or $BKL_DATE, as 2024-05-01T12:00:00Z. */
 const char *campaign_now(void);
 

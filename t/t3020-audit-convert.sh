@@ -113,9 +113,13 @@ test_expect_success 'verdict none: the push-down undone' '
 	bkl status empty >out && grep "^status: *converted" out
 '
 
-test_expect_success 'verdict mutex: a driver-private mutex' '
-	bkl convert bar >out &&
+test_expect_success 'verdict mutex: a driver-private mutex, written by whoever holds it' '
+	bkl claim bar --by "Holly Holder <holly@example.org>" &&
+	env -u BKL_AUTHOR bkl convert bar >out &&
 	P=$BKL_REPO/patches/drivers/bar/0002-char-bar-replace-the-BKL-with-a-mutex.patch &&
+	grep "^From: Holly Holder <holly@example.org>$" $P &&
+	grep "^Signed-off-by: Holly Holder <holly@example.org>$" $P &&
+	bkl log bar | tail -1 | grep "convert  *converted  *Holly Holder" &&
 	grep "^+static DEFINE_MUTEX(bar_mutex);$" $P &&
 	grep "^+	mutex_lock(&bar_mutex);$" $P && grep "^+	mutex_unlock(&bar_mutex);$" $P &&
 	grep "^+#include <linux/mutex.h>$" $P && grep "^-#include <linux/smp_lock.h>$" $P
