@@ -183,7 +183,7 @@ static int load_drivers(sqlite3 *db, struct report *r)
 	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
 }
 
-static struct report_driver *find_driver(struct report *r, const char *name)
+struct report_driver *report_find_driver(const struct report *r, const char *name)
 {
 	int lo = 0, hi = r->nr_drivers - 1;
 
@@ -210,7 +210,7 @@ static int load_counts(sqlite3 *db, struct report *r, const char *sql, size_t of
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_driver *d = find_driver(r, (const char *)sqlite3_column_text(st, 0));
+		struct report_driver *d = report_find_driver(r, (const char *)sqlite3_column_text(st, 0));
 
 		if (d)
 			*(int *)((char *)d + off) = sqlite3_column_int(st, 1);
@@ -227,7 +227,7 @@ static int load_files(sqlite3 *db, struct report *r)
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_driver *d = find_driver(r, (const char *)sqlite3_column_text(st, 0));
+		struct report_driver *d = report_find_driver(r, (const char *)sqlite3_column_text(st, 0));
 
 		if (!d)
 			continue;

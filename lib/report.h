@@ -110,6 +110,8 @@ struct report {
 int report_load(sqlite3 *db, const char *subsystem, const char *driver,
 		const char *tree, struct report *r);
 void report_release(struct report *r);
+/* The driver of that name in r->drivers (sorted by name, as strcmp), or NULL. */
+struct report_driver *report_find_driver(const struct report *r, const char *name);
 /* The burn-down from the status history; d sorted by name. */
 int report_burndown(sqlite3 *db, const struct report_driver *d, int nr, struct burndown *bd);
 int report_load_chains(sqlite3 *db, struct report *r, sqlite3_stmt *st, sqlite3_stmt *steps);

@@ -14,24 +14,6 @@
 #include "web/pick.h"
 #include "web/web.h"
 
-/* A driver's counts, from the report (sorted by name). */
-static const struct report_driver *find(const struct report *r, const char *name)
-{
-	int lo = 0, hi = r->nr_drivers - 1;
-
-	while (name && lo <= hi) {
-		int mid = (lo + hi) / 2, c = strcmp(name, r->drivers[mid].name);
-
-		if (!c)
-			return &r->drivers[mid];
-		if (c < 0)
-			hi = mid - 1;
-		else
-			lo = mid + 1;
-	}
-	return NULL;
-}
-
 /*
  * The ranking is `bkl pick --json -n 0` itself, run as a command (the
  * campaign reads each driver's source to rank it; a fault there cannot
@@ -56,7 +38,7 @@ int pick_load(sqlite3 *db, struct web_server *srv, struct pick_list *pl)
 	if (!st || db_bind_text(st, "@json", sb_str(&json)))
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const struct report_driver *d = find(&r, (const char *)sqlite3_column_text(st, 0));
+		const struct report_driver *d = report_find_driver(&r, (const char *)sqlite3_column_text(st, 0));
 		struct pick *p;
 
 		ALLOC_GROW(pl->p, pl->nr, alloc);
