@@ -35,30 +35,12 @@ static int run_timed(const char *const *argv, const char *log, int timeout,
 {
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	double start = qemu_now();
-	int fd, status;
-	pid_t pid;
+	pid_t pid = qemu_spawn_logged(argv, NULL, log, 1);
+	int status;
 
 	*timed_out = 0;
-	fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return error("cannot write '%s': %s", log, strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fd);
-		return error("cannot run '%s': %s", argv[0], strerror(errno));
-	}
-	if (!pid) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		close(fd);
-		fd = open("/dev/null", O_RDONLY);
-		dup2(fd, 0);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(fd);
+	if (pid < 0)
+		return -1;
 	while (waitpid(pid, &status, WNOHANG) == 0) {
 		if (qemu_now() - start > timeout) {
 			kill(pid, SIGKILL);
@@ -69,11 +51,7 @@ static int run_timed(const char *const *argv, const char *log, int timeout,
 		nanosleep(&tick, NULL);
 	}
 	*seconds = qemu_now() - start;
-	if (*timed_out)
-		return 128 + SIGKILL;
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return *timed_out ? 128 + SIGKILL : qemu_exit_status(status);
 }
 
 /* ---- KVM or TCG ---- */

@@ -39,12 +39,11 @@ double qemu_now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int qemu_run_logged(const char *const *argv, const char *dir, const char *log)
+pid_t qemu_spawn_logged(const char *const *argv, const char *dir, const char *log, int truncate)
 {
-	int fd, status;
+	int fd = open(log, O_WRONLY | O_CREAT | (truncate ? O_TRUNC : O_APPEND), 0644);
 	pid_t pid;
 
-	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (fd < 0)
 		return error("cannot write '%s': %s", log, strerror(errno));
 	fflush(NULL);
@@ -62,15 +61,29 @@ int qemu_run_logged(const char *const *argv, const char *dir, const char *log)
 		if (dir && chdir(dir) < 0)
 			_exit(126);
 		execvp(argv[0], (char *const *)argv);
+		fprintf(stderr, "cannot run '%s': %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(fd);
+	return pid;
+}
+
+int qemu_exit_status(int status)
+{
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+int qemu_run_logged(const char *const *argv, const char *dir, const char *log)
+{
+	pid_t pid = qemu_spawn_logged(argv, dir, log, 0);
+	int status;
+
+	if (pid < 0)
+		return -1;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return error("waiting for '%s': %s", argv[0], strerror(errno));
-	if (WIFSIGNALED(status))
-		return 128 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	return qemu_exit_status(status);
 }
 
 static const char *base_name(const char *path)

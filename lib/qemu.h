@@ -3,6 +3,7 @@
 #define BKL_QEMU_H
 
 #include <regex.h>
+#include <sys/types.h>
 #include "strbuf.h"
 
 struct series;
@@ -74,6 +75,13 @@ int qemu_ksrc_update(const char *src, const struct series *s, int *fresh);
 /* Helpers: a monotonic clock; argv run with its output appended to log. */
 double qemu_now(void);
 int qemu_run_logged(const char *const *argv, const char *dir, const char *log);
+/*
+ * Start argv in dir (NULL: here), stdin from /dev/null, stdout and stderr
+ * into log (truncated first, or appended): its pid, or -1 after error().
+ */
+pid_t qemu_spawn_logged(const char *const *argv, const char *dir, const char *log, int truncate);
+/* A wait() status as the shell gives it: the exit code, or 128 + signal. */
+int qemu_exit_status(int status);
 int qemu_write_file(const char *path, const char *text);
 
 /* ---- booting ---- */
