@@ -87,7 +87,7 @@ static void print_boot(const struct qboot *b, int json)
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!json) {
-		qboot_print_text(b);
+		qboot_print_text(b, NULL);
 		return;
 	}
 	strbuf_addstr(&sb, "{\"boot\":");
@@ -223,10 +223,8 @@ int cmd_qemu(int argc, const char **argv)
 		return -1;
 	if (argc)
 		return show_usage(find_command("qemu"), 1);
-	if (o.boot.timeout <= 0)
-		return error("--timeout must be a positive number of seconds");
-	if (strcmp(o.boot.accel, "auto") && strcmp(o.boot.accel, "tcg") && strcmp(o.boot.accel, "kvm"))
-		return error("--accel must be auto, tcg or kvm, not '%s'", o.boot.accel);
+	if (qboot_opts_check(&o.boot))
+		return -1;
 	if (strchr(o.suite, '/') || !*o.suite)
 		return error("bad suite name '%s'", o.suite);
 	if (o.classify)

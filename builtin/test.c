@@ -86,14 +86,11 @@ static int all_drivers(struct tested **list, int *nr, const struct series *s)
 
 	strbuf_addf(&dir, "%s/qemu-tests/drivers/", bkl_repo_dir());
 	for (i = 0; i < s->nr && !ret; i++) {
-		const char *p = s->names[i], *slash;
 		char name[256], test[600];
-		int j, seen = 0;
+		int j, seen = 0, conv;
 
-		if (strncmp(p, "drivers/", 8) || !(slash = strchr(p + 8, '/')) ||
-		    !strncmp(slash + 1, "0001-", 5))
+		if (!qdriver_patch_of(s->names[i], name, sizeof(name), &conv) || !conv)
 			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(slash - p - 8), p + 8);
 		snprintf(test, sizeof(test), "%s%s.test", dir.buf, name);
 		for (j = 0; j < *nr; j++)
 			seen |= !strcmp((*list)[j].d.name, name);
@@ -153,7 +150,7 @@ static void detail_of(const struct qboot *b, struct strbuf *out)
 }
 
 static int record(sqlite3 *db, const char *driver, const char *phase, const struct qboot *b,
-		  const char *log, const char *detail)
+		  const char *detail)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"INSERT INTO qemu_results (driver, phase, result, at, kernel, series, accel, "
@@ -169,7 +166,8 @@ static int record(sqlite3 *db, const char *driver, const char *phase, const stru
 	    db_bind_text(st, "@kernel", b->built ? b->kb.key : NULL) ||
 	    db_bind_text(st, "@series", b->built ? b->kb.series : NULL) ||
 	    db_bind_text(st, "@accel", b->booted ? b->accel : NULL) ||
-	    db_bind_text(st, "@log", *log ? log : NULL) || db_bind_text(st, "@detail", detail))
+	    db_bind_text(st, "@log", b->log.len ? b->log.buf : NULL) ||
+	    db_bind_text(st, "@detail", detail))
 		goto out;
 	if (b->built)
 		sqlite3_bind_double(st, sqlite3_bind_parameter_index(st, "@build"), b->kb.seconds);
@@ -182,22 +180,13 @@ out:
 }
 
 static void print_result(const struct qboot *b, const char *driver, const char *phase,
-			 const char *log, const char *detail, int json)
+			 const char *detail, int json)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	if (!json) {
-		printf("%s (%s): %s", driver, phase, qemu_verdict_name(b->res.verdict));
-		if (b->built)
-			printf(" (build %.1f s%s", b->kb.seconds, b->kb.cached ? " reused" : "");
-		if (b->booted)
-			printf(", boot %.1f s %s", b->run.seconds, b->accel);
-		printf("%s\n", b->built ? ")" : "");
-		if (*detail && b->res.verdict == V_PASS)
-			printf("  %s\n", detail);
-		qboot_print_problems(b);
-		if (*log)
-			printf("  log: %s\n", log);
+		/* on a pass, the exerciser's summary; else the problems say it */
+		qboot_print_text(b, b->res.verdict == V_PASS ? detail : NULL);
 		return;
 	}
 	strbuf_addstr(&sb, "{\"driver\":");
@@ -215,11 +204,12 @@ static int boot_driver(struct tested *t, const char *phase, const char *const *f
 		       const struct series *s, const struct test_opts *o, sqlite3 *db)
 {
 	struct strbuf expect = STRBUF_INIT, kept = STRBUF_INIT, detail = STRBUF_INIT;
-	struct strbuf log_name = STRBUF_INIT;
+	struct strbuf log_name = STRBUF_INIT, name = STRBUF_INIT;
 	struct qboot b;
 	int ret = -1;
 
-	qboot_init(&b, t->d.name);
+	strbuf_addf(&name, "%s (%s)", t->d.name, phase);
+	qboot_init(&b, name.buf);
 	strbuf_addf(&expect, "%s/qemu-tests/drivers/driver.expect", bkl_repo_dir());
 	strbuf_addf(&log_name, "test-%s-%s", t->d.name, phase);
 	b.expect = expect.buf;
@@ -232,9 +222,9 @@ static int boot_driver(struct tested *t, const char *phase, const char *const *f
 		strbuf_addstr(&b.log, kept.buf);
 	}
 	detail_of(&b, &detail);
-	print_result(&b, t->d.name, phase, sb_str(&b.log), sb_str(&detail), o->json);
+	print_result(&b, t->d.name, phase, sb_str(&detail), o->json);
 	t->failed |= b.res.verdict != V_PASS;
-	ret = db ? record(db, t->d.name, phase, &b, sb_str(&b.log), sb_str(&detail)) : 0;
+	ret = db ? record(db, t->d.name, phase, &b, sb_str(&detail)) : 0;
 out:
 	fflush(stdout);
 	qboot_release(&b);
@@ -242,6 +232,7 @@ out:
 	strbuf_release(&kept);
 	strbuf_release(&detail);
 	strbuf_release(&log_name);
+	strbuf_release(&name);
 	return ret;
 }
 
@@ -332,7 +323,7 @@ out:
 /* --list: what each boot would be, without building or booting. */
 static int list_tests(struct tested *list, int nr)
 {
-	struct strbuf uni = STRBUF_INIT;
+	struct strbuf uni = STRBUF_INIT, params = STRBUF_INIT;
 	const char *arg;
 	int i, j;
 
@@ -341,7 +332,9 @@ static int list_tests(struct tested *list, int nr)
 	for (i = 0; i < nr; i++) {
 		const struct qdriver *d = &list[i].d;
 
-		printf("%s: %s\n  kernel parameters:%s\n", d->name, d->path, sb_str(&d->params));
+		strbuf_reset(&params);
+		qdriver_params(d, &params);
+		printf("%s: %s\n  kernel parameters:%s\n", d->name, d->path, sb_str(&params));
 		if (d->nr_args)
 			printf("  qemu:");
 		for (j = 0, arg = d->args.buf; j < d->nr_args; j++, arg += strlen(arg) + 1)
@@ -355,6 +348,7 @@ static int list_tests(struct tested *list, int nr)
 	}
 	printf("kernel config: base.config campaign.config %s\n", uni.buf);
 	strbuf_release(&uni);
+	strbuf_release(&params);
 	return 0;
 }
 
@@ -387,10 +381,8 @@ int cmd_test(int argc, const char **argv)
 		return -1;
 	if ((!argc && !o.all) || (argc && o.all) || (o.before && o.both))
 		return show_usage(find_command("test"), 1);
-	if (o.boot.timeout <= 0)
-		return error("--timeout must be a positive number of seconds");
-	if (strcmp(o.boot.accel, "auto") && strcmp(o.boot.accel, "tcg") && strcmp(o.boot.accel, "kvm"))
-		return error("--accel must be auto, tcg or kvm, not '%s'", o.boot.accel);
+	if (qboot_opts_check(&o.boot))
+		return -1;
 	if (o.mark && o.no_record)
 		return error("--mark needs the results recorded: drop --no-record");
 	strbuf_addf(&patches, "%s/patches", bkl_repo_dir());

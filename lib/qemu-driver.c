@@ -26,24 +26,21 @@ static char *dir_of(const char *path)
 	return slash ? strndup(path, slash - path) : strdup(".");
 }
 
-/* A comma-separated list in params: " name=a,b". */
-static void add_param(struct strbuf *params, const char *name, const char *item)
+/* Comma-separated lists, as the exerciser reads them. */
+static void list_add(struct strbuf *list, const char *item)
 {
-	const char *p = strstr(params->buf ? params->buf : "", name);
-	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(list, "%s%s", list->len ? "," : "", item);
+}
 
-	if (!p) {
-		strbuf_addf(params, " %s=%s", name, item);
-		return;
-	}
-	/* insert ",item" after the existing list */
-	p += strlen(name) + 1;
-	p += strcspn(p, " ");
-	strbuf_add(&sb, params->buf, p - params->buf);
-	strbuf_addf(&sb, ",%s%s", item, p);
-	strbuf_reset(params);
-	strbuf_addstr(params, sb.buf);
-	strbuf_release(&sb);
+static int list_has(const struct strbuf *list, const char *item)
+{
+	const char *p = sb_str(list);
+	size_t n = strlen(item);
+
+	for (; *p; p += strcspn(p, ",") + !!p[strcspn(p, ",")])
+		if (!strncmp(p, item, n) && (p[n] == ',' || !p[n]))
+			return 1;
+	return 0;
 }
 
 static int parse_node(struct qdriver *d, char *rest, const char *where)
@@ -52,12 +49,13 @@ static int parse_node(struct qdriver *d, char *rest, const char *where)
 
 	if (!node || node[0] != '/' || strchr(node, ',') || strchr(node, ':'))
 		return error("%s: 'node' needs a path such as /dev/nvram", where);
-	add_param(&d->params, "bkl_nodes", node);
+	if (!list_has(&d->nodes, node))
+		list_add(&d->nodes, node);
 	while ((flag = strtok(NULL, " \t"))) {
 		if (!strcmp(flag, "read"))
-			add_param(&d->params, "bkl_read", node);
+			list_add(&d->reads, node);
 		else if (!strcmp(flag, "vclose"))
-			add_param(&d->params, "bkl_vclose", node);
+			list_add(&d->vclose, node);
 		else
 			return error("%s: unknown node flag '%s' (read, vclose)", where, flag);
 	}
@@ -67,17 +65,14 @@ static int parse_node(struct qdriver *d, char *rest, const char *where)
 static int parse_ioctl(struct qdriver *d, char *rest, const char *where)
 {
 	char *node = strtok(rest, " \t"), *nr = strtok(NULL, " \t"), *end;
-	struct strbuf item = STRBUF_INIT;
 
 	if (!node || !nr || strtok(NULL, " \t"))
 		return error("%s: 'ioctl' needs a node and a number", where);
 	errno = 0;
 	strtoul(nr, &end, 0);
-	if (errno || *end || !strstr(d->params.buf ? d->params.buf : "", node))
+	if (errno || *end || !list_has(&d->nodes, node))
 		return error("%s: bad ioctl '%s %s' (a node named before, a number)", where, node, nr);
-	strbuf_addf(&item, "%s:%s", node, nr);
-	add_param(&d->params, "bkl_ioctls", item.buf);
-	strbuf_release(&item);
+	strbuf_addf(&d->ioctls, "%s%s:%s", d->ioctls.len ? "," : "", node, nr);
 	return 0;
 }
 
@@ -105,7 +100,7 @@ static int parse_line(struct qdriver *d, char *line, const char *where)
 			d->nr_args++;
 		}
 	} else if (!strcmp(verb, "append")) {
-		strbuf_addf(&d->params, " %s", rest);
+		strbuf_addf(&d->append, " %s", rest);
 	} else if (!strcmp(verb, "module")) {
 		if (d->module || d->kmod || strpbrk(rest, "/ \t"))
 			return error("%s: one 'module NAME' (a .ko built from this directory)", where);
@@ -153,7 +148,7 @@ int qdriver_read(struct qdriver *d, const char *name, const char *path)
 		ret = parse_line(d, p, where);
 	}
 	fclose(f);
-	if (!ret && !strstr(d->params.buf ? d->params.buf : "", "bkl_nodes="))
+	if (!ret && !d->nodes.len)
 		ret = error("%s: no 'node' to exercise", path);
 	return ret;
 }
@@ -166,7 +161,11 @@ void qdriver_release(struct qdriver *d)
 	free(d->module);
 	free(d->kmod);
 	strbuf_release(&d->config);
-	strbuf_release(&d->params);
+	strbuf_release(&d->nodes);
+	strbuf_release(&d->reads);
+	strbuf_release(&d->vclose);
+	strbuf_release(&d->ioctls);
+	strbuf_release(&d->append);
 	strbuf_release(&d->args);
 	memset(d, 0, sizeof(*d));
 }
@@ -273,35 +272,39 @@ struct phase_sel {
 	enum qphase phase;
 };
 
-/* The driver whose patches/drivers/<d>/ holds this patch, or -1. */
-static int owner(const struct phase_sel *sel, const char *name)
+int qdriver_patch_of(const char *patch, char *driver, size_t size, int *conversion)
 {
-	int i;
+	const char *slash;
 
-	for (i = 0; i < sel->nr; i++) {
-		size_t n = strlen(sel->drivers[i]->name);
-
-		if (!strncmp(name, "drivers/", 8) && !strncmp(name + 8, sel->drivers[i]->name, n) &&
-		    name[8 + n] == '/')
-			return i;
-	}
-	return -1;
+	if (strncmp(patch, "drivers/", 8) || !(slash = strchr(patch + 8, '/')))
+		return 0;
+	snprintf(driver, size, "%.*s", (int)(slash - patch - 8), patch + 8);
+	*conversion = strncmp(slash + 1, "0001-", 5) != 0;
+	return 1;
 }
 
-static int is_conversion(const char *name)
+/* Which of sel's drivers the patch belongs to, or -1; *conv: a conversion. */
+static int owner(const struct phase_sel *sel, const char *patch, int *conv)
 {
-	const char *base = strrchr(name, '/');
+	char name[256];
+	int i;
 
-	return strncmp(base ? base + 1 : name, "0001-", 5) != 0;
+	if (!qdriver_patch_of(patch, name, sizeof(name), conv))
+		return -1;
+	for (i = 0; i < sel->nr; i++)
+		if (!strcmp(name, sel->drivers[i]->name))
+			return i;
+	return -1;
 }
 
 static int keep_patch(const char *name, int idx, void *data)
 {
 	const struct phase_sel *sel = data;
+	int conv;
 
 	if (idx > sel->last)
 		return 0;
-	return !(sel->phase == QPHASE_BEFORE && owner(sel, name) >= 0 && is_conversion(name));
+	return !(sel->phase == QPHASE_BEFORE && owner(sel, name, &conv) >= 0 && conv);
 }
 
 int qdriver_series(struct series *dst, const struct series *src, struct qdriver *const *drivers,
@@ -309,15 +312,15 @@ int qdriver_series(struct series *dst, const struct series *src, struct qdriver 
 {
 	struct phase_sel sel = { drivers, nr, -1, phase };
 	struct strbuf file = STRBUF_INIT;
-	int i, d, ret;
+	int i, d, c, ret;
 	int *has = calloc(nr, sizeof(*has)), *conv = calloc(nr, sizeof(*conv));
 
 	for (i = 0; i < src->nr; i++) {
-		d = owner(&sel, src->names[i]);
+		d = owner(&sel, src->names[i], &c);
 		if (d < 0)
 			continue;
 		has[d] = 1;
-		conv[d] |= is_conversion(src->names[i]);
+		conv[d] |= c;
 		sel.last = i;
 	}
 	ret = 0;
@@ -477,6 +480,20 @@ out:
 	return ret;
 }
 
+void qdriver_params(const struct qdriver *d, struct strbuf *out)
+{
+	const struct { const char *name; const struct strbuf *list; } lists[] = {
+		{ "bkl_nodes", &d->nodes }, { "bkl_read", &d->reads },
+		{ "bkl_vclose", &d->vclose }, { "bkl_ioctls", &d->ioctls },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (lists[i].list->len)
+			strbuf_addf(out, " %s=%s", lists[i].name, lists[i].list->buf);
+	strbuf_addstr(out, sb_str(&d->append));
+}
+
 int qdriver_boot(struct qboot *b, struct qdriver *d, const char *const *frags, int nr_frags)
 {
 	const char *arg;
@@ -488,7 +505,8 @@ int qdriver_boot(struct qboot *b, struct qdriver *d, const char *const *frags, i
 	for (i = 0, arg = d->args.buf; i < d->nr_args; i++, arg += strlen(arg) + 1)
 		if (qboot_add_arg(b, arg))
 			return -1;
-	strbuf_addf(&b->append, "bkl_tests=exercise bkl_seconds=%d%s", d->seconds, sb_str(&d->params));
+	strbuf_addf(&b->append, "bkl_tests=exercise bkl_seconds=%d", d->seconds);
+	qdriver_params(d, &b->append);
 	if (d->module || d->kmod) {
 		strbuf_addf(&b->append, " bkl_module=/modules/%s.ko", module_name(d));
 		b->prepare = prepare_module;

@@ -31,7 +31,8 @@ struct qdriver {
 	char *path;		/* the .test file */
 	char *dir;		/* its directory */
 	struct strbuf config;	/* "CONFIG_X=y\n"... */
-	struct strbuf params;	/* bkl_nodes=... and the append lines */
+	struct strbuf nodes, reads, vclose, ioctls;	/* comma-separated, for the exerciser */
+	struct strbuf append;	/* the append lines */
 	struct strbuf args;	/* the qemu arguments, NUL-separated */
 	int nr_args;
 	char *module;		/* a control's module, built from dir */
@@ -55,6 +56,13 @@ int qdriver_union_config(struct strbuf *path);
 enum qphase { QPHASE_AFTER, QPHASE_BEFORE };
 
 /*
+ * A patch of patches/series named "drivers/<driver>/NNNN-...": 1, with the
+ * driver's name and whether it is a conversion (anything but 0001-, the
+ * push-down); 0 for the core patches.
+ */
+int qdriver_patch_of(const char *patch, char *driver, size_t size, int *conversion);
+
+/*
  * The series a test of drivers[] runs on: patches/series up to and
  * including the last patch of any of them; for QPHASE_BEFORE without
  * their conversions (every patch of patches/drivers/<d>/ but the
@@ -63,6 +71,8 @@ enum qphase { QPHASE_AFTER, QPHASE_BEFORE };
 int qdriver_series(struct series *dst, const struct series *src, struct qdriver *const *drivers,
 		   int nr, enum qphase phase);
 
+/* Append d's kernel parameters to out: " bkl_nodes=... bkl_ioctls=... PARAM". */
+void qdriver_params(const struct qdriver *d, struct strbuf *out);
 /* Set up b (fragments, parameters, QEMU arguments, module) for d. */
 int qdriver_boot(struct qboot *b, struct qdriver *d, const char *const *frags, int nr_frags);
 

@@ -18,6 +18,15 @@
 
 #define DEFAULT_APPEND	"console=ttyS0 panic=-1"
 
+int qboot_opts_check(const struct qboot_opts *o)
+{
+	if (o->timeout <= 0)
+		return error("--timeout must be a positive number of seconds");
+	if (strcmp(o->accel, "auto") && strcmp(o->accel, "tcg") && strcmp(o->accel, "kvm"))
+		return error("--accel must be auto, tcg or kvm, not '%s'", o->accel);
+	return 0;
+}
+
 void qboot_init(struct qboot *b, const char *name)
 {
 	memset(b, 0, sizeof(*b));
@@ -221,7 +230,7 @@ static void print_excerpt(const char *excerpt)
 }
 
 /* The problems of a boot, indented: unexpected reports, missing lines. */
-void qboot_print_problems(const struct qboot *b)
+static void print_problems(const struct qboot *b)
 {
 	const struct qemu_result *r = &b->res;
 	int i;
@@ -237,7 +246,7 @@ void qboot_print_problems(const struct qboot *b)
 		printf("  missing: %s\n", r->missing[i]);
 }
 
-void qboot_print_text(const struct qboot *b)
+void qboot_print_text(const struct qboot *b, const char *extra)
 {
 	const struct qemu_result *r = &b->res;
 	int i, expected = 0;
@@ -252,7 +261,9 @@ void qboot_print_text(const struct qboot *b)
 	printf("%s%d reports, %d expected)\n", b->built ? ", " : " (", r->nr_reports, expected);
 	if (b->built)
 		printf("  kernel %s, series %s\n", b->kb.key, b->kb.series);
-	qboot_print_problems(b);
+	if (extra && *extra)
+		printf("  %s\n", extra);
+	print_problems(b);
 	if (b->log.len)
 		printf("  log: %s\n", b->log.buf);
 }

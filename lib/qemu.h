@@ -189,6 +189,8 @@ struct qboot {
 	struct qemu_result res;
 };
 
+/* --timeout and --accel as given: -1 after error() when they make no sense. */
+int qboot_opts_check(const struct qboot_opts *o);
 void qboot_init(struct qboot *b, const char *name);
 int qboot_add_frag(struct qboot *b, const char *path);
 int qboot_add_arg(struct qboot *b, const char *arg);
@@ -201,7 +203,7 @@ int qboot_judge(struct qboot *b, const char *expect_path, const struct qemu_run 
 void qemu_json_string(struct strbuf *sb, const char *s);
 /* "verdict", "kernel", ..., "log": the members of every boot's JSON object. */
 void qboot_json_members(struct strbuf *sb, const struct qboot *b);
-void qboot_print_text(const struct qboot *b);
-void qboot_print_problems(const struct qboot *b);
+/* The verdict, times, reports and log; extra (or NULL): one more line. */
+void qboot_print_text(const struct qboot *b, const char *extra);
 
 #endif
