@@ -16,6 +16,7 @@
 #include "lib/parse-options.h"
 #include "lib/paths.h"
 #include "lib/qemu-driver.h"
+#include "lib/report.h"
 #include "lib/run-command.h"
 #include "lib/series.h"
 #include "lib/usage.h"
@@ -64,17 +65,17 @@ struct tested {
 	int failed;		/* a boot of it did not pass */
 };
 
+/* A driver's name, or a FILE.test (named after the file, less .test). */
 static int load_driver(struct tested *t, const char *arg)
 {
-	size_t n = strlen(arg);
-	const char *base;
+	const char *base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
+	size_t n = strlen(base);
+	int is_file = n > 5 && !strcmp(base + n - 5, ".test");
 	char name[256];
 
-	if (!strchr(arg, '/') && (n < 5 || strcmp(arg + n - 5, ".test")))
+	if (!is_file && base == arg)
 		return qdriver_find(&t->d, arg);
-	base = strrchr(arg, '/') ? strrchr(arg, '/') + 1 : arg;
-	snprintf(name, sizeof(name), "%.*s", (int)(strlen(base) - (n >= 5 &&
-		 !strcmp(arg + n - 5, ".test") ? 5 : 0)), base);
+	snprintf(name, sizeof(name), "%.*s", (int)(is_file ? n - 5 : n), base);
 	return qdriver_read(&t->d, name, arg);
 }
 
@@ -190,9 +191,9 @@ static void print_result(const struct qboot *b, const char *driver, const char *
 		return;
 	}
 	strbuf_addstr(&sb, "{\"driver\":");
-	qemu_json_string(&sb, driver);
+	report_json_str(&sb, driver);
 	strbuf_addf(&sb, ",\"phase\":\"%s\",\"detail\":", phase);
-	qemu_json_string(&sb, detail);
+	report_json_str(&sb, detail);
 	strbuf_addch(&sb, ',');
 	qboot_json_members(&sb, b);
 	printf("%s}\n", sb.buf);
