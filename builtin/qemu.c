@@ -13,6 +13,7 @@
 #include "lib/parse-options.h"
 #include "lib/paths.h"
 #include "lib/qemu.h"
+#include "lib/report.h"
 #include "lib/series.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -91,7 +92,7 @@ static void print_boot(const struct qboot *b, int json)
 		return;
 	}
 	strbuf_addstr(&sb, "{\"boot\":");
-	qemu_json_string(&sb, b->name);
+	report_json_str(&sb, b->name);
 	strbuf_addch(&sb, ',');
 	qboot_json_members(&sb, b);
 	printf("%s}\n", sb.buf);

@@ -12,6 +12,7 @@
 #include "ktree.h"
 #include "paths.h"
 #include "qemu.h"
+#include "report.h"
 #include "series.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -142,28 +143,6 @@ out:
 
 /* ---- printing ---- */
 
-void qemu_json_string(struct strbuf *sb, const char *s)
-{
-	if (!s) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (c < 0x20 || c == 0x7f)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, c);
-	}
-	strbuf_addch(sb, '"');
-}
-
 static void json_seconds(struct strbuf *sb, int have, double s)
 {
 	if (have)
@@ -182,18 +161,18 @@ void qboot_json_members(struct strbuf *sb, const struct qboot *b)
 	int i;
 
 	strbuf_addf(sb, "\"verdict\":\"%s\",\"kernel\":", qemu_verdict_name(r->verdict));
-	qemu_json_string(sb, b->built ? b->kb.key : NULL);
+	report_json_str(sb, b->built ? b->kb.key : NULL);
 	strbuf_addstr(sb, ",\"series\":");
-	qemu_json_string(sb, b->built ? b->kb.series : NULL);
+	report_json_str(sb, b->built ? b->kb.series : NULL);
 	strbuf_addstr(sb, ",\"config\":[");
 	for (i = 0; i < b->nr_frags; i++) {
 		const char *slash = strrchr(b->frags[i], '/');
 
 		strbuf_addstr(sb, i ? "," : "");
-		qemu_json_string(sb, slash ? slash + 1 : b->frags[i]);
+		report_json_str(sb, slash ? slash + 1 : b->frags[i]);
 	}
 	strbuf_addstr(sb, "],\"accel\":");
-	qemu_json_string(sb, b->booted ? b->accel : NULL);
+	report_json_str(sb, b->booted ? b->accel : NULL);
 	strbuf_addstr(sb, ",\"build_seconds\":");
 	json_seconds(sb, b->built, b->kb.seconds);
 	strbuf_addf(sb, ",\"build_cached\":%s,\"boot_seconds\":",
@@ -205,16 +184,16 @@ void qboot_json_members(struct strbuf *sb, const struct qboot *b)
 			    i ? "," : "", r->reports[i].kind,
 			    r->reports[i].expected ? "true" : "false",
 			    r->reports[i].first, r->reports[i].last);
-		qemu_json_string(sb, r->reports[i].excerpt);
+		report_json_str(sb, r->reports[i].excerpt);
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addstr(sb, "],\"missing\":[");
 	for (i = 0; i < r->nr_missing; i++) {
 		strbuf_addstr(sb, i ? "," : "");
-		qemu_json_string(sb, r->missing[i]);
+		report_json_str(sb, r->missing[i]);
 	}
 	strbuf_addstr(sb, "],\"log\":");
-	qemu_json_string(sb, b->log.len ? b->log.buf : NULL);
+	report_json_str(sb, b->log.len ? b->log.buf : NULL);
 }
 
 static void print_excerpt(const char *excerpt)

@@ -200,7 +200,6 @@ int qboot_run(struct qboot *b, const struct qboot_opts *o, const struct series *
 /* Judge b->log (a recorded console when run is NULL) against expect_path. */
 int qboot_judge(struct qboot *b, const char *expect_path, const struct qemu_run *run);
 
-void qemu_json_string(struct strbuf *sb, const char *s);
 /* "verdict", "kernel", ..., "log": the members of every boot's JSON object. */
 void qboot_json_members(struct strbuf *sb, const struct qboot *b);
 /* The verdict, times, reports and log; extra (or NULL): one more line. */
