@@ -17,7 +17,6 @@
 #include "lib/paths.h"
 #include "lib/qemu-driver.h"
 #include "lib/report.h"
-#include "lib/run-command.h"
 #include "lib/series.h"
 #include "lib/usage.h"
 
@@ -111,19 +110,15 @@ static int all_drivers(struct tested **list, int *nr, const struct series *s)
 /* The console is overwritten by the next boot: keep a copy. */
 static void keep_log(struct qboot *b, const char *driver, const char *phase, struct strbuf *kept)
 {
-	const char *cp[] = { "cp", b->log.buf, NULL, NULL };
 	char stamp[32];
 	time_t t = time(NULL);
 
-	strbuf_addf(kept, "%s/qemu/logs", bkl_cache_dir());
-	if (!b->log.len || mkdir_p(kept->buf)) {
-		strbuf_reset(kept);
+	if (!b->log.len)
 		return;
-	}
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", gmtime(&t));
-	strbuf_addf(kept, "/%s-%s-%s-%d.log", driver, phase, stamp, (int)getpid());
-	cp[2] = kept->buf;
-	if (run_command(cp, NULL, NULL))
+	strbuf_addf(kept, "%s/qemu/logs/%s-%s-%s-%d.log", bkl_cache_dir(), driver, phase, stamp,
+		    (int)getpid());
+	if (copy_file(b->log.buf, kept->buf))
 		strbuf_reset(kept);
 }
 

@@ -142,27 +142,6 @@ static void patch_files(const char *text, char ***v, int *nr)
 	}
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	struct strbuf sb = STRBUF_INIT, dir = STRBUF_INIT;
-	const char *slash = strrchr(to, '/');
-	FILE *f;
-	int ret = 0;
-
-	strbuf_add(&dir, to, slash - to);
-	if (mkdir_p(dir.buf) || strbuf_read_file(&sb, from)) {
-		ret = error("cannot copy '%s'", from);
-		goto out;
-	}
-	f = fopen(to, "w");
-	if (!f || fwrite(sb_str(&sb), 1, sb.len, f) != sb.len || fclose(f))
-		ret = error("cannot write '%s'", to);
-out:
-	strbuf_release(&sb);
-	strbuf_release(&dir);
-	return ret;
-}
-
 static int wanted(char **v, int nr, char *const *files, int nf, const char *a)
 {
 	struct strbuf p = STRBUF_INIT;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,4 +82,42 @@ long free_mib(const char *path)
 	if (statvfs(path, &st))
 		return -1;
 	return (long)((unsigned long long)st.f_bavail * st.f_frsize >> 20);
+}
+
+int copy_file(const char *from, const char *to)
+{
+	const char *slash = strrchr(to, '/');
+	struct strbuf dir = STRBUF_INIT;
+	char buf[65536];
+	int in, out, ret = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (slash && slash != to) {
+		strbuf_add(&dir, to, slash - to);
+		ret = mkdir_p(dir.buf);
+		strbuf_release(&dir);
+		if (ret)
+			return -1;
+	}
+	in = open(from, O_RDONLY);
+	if (in < 0 || fstat(in, &st)) {
+		if (in >= 0)
+			close(in);
+		return error("cannot read '%s': %s", from, strerror(errno));
+	}
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 07777);
+	if (out < 0) {
+		close(in);
+		return error("cannot write '%s': %s", to, strerror(errno));
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n) {
+			n = -1;
+			break;
+		}
+	if (n < 0 || close(out))
+		ret = error("cannot copy '%s' to '%s'", from, to);
+	close(in);
+	return ret;
 }

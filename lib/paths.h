@@ -9,6 +9,8 @@ const char *bkl_repo_dir(void);
 /* mkdir -p; -1 after error() on failure. */
 int mkdir_p(const char *path);
 int path_exists(const char *path);
+/* Copy a file (with its mode), making to's directory: -1 after error(). */
+int copy_file(const char *from, const char *to);
 /* Free space on the filesystem holding path, in MiB; -1 on error. */
 long free_mib(const char *path);
 

@@ -39,35 +39,6 @@ static int rm_rf(const char *path)
 	return run_command(argv, NULL, NULL) ? error("cannot remove '%s'", path) : 0;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in, out, ret = 0;
-	struct stat st;
-	ssize_t n;
-
-	in = open(from, O_RDONLY);
-	if (in < 0 || fstat(in, &st)) {
-		if (in >= 0)
-			close(in);
-		return error("cannot read '%s': %s", from, strerror(errno));
-	}
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC, st.st_mode & 07777);
-	if (out < 0) {
-		close(in);
-		return error("cannot write '%s': %s", to, strerror(errno));
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n) {
-			n = -1;
-			break;
-		}
-	if (n < 0 || close(out))
-		ret = error("cannot copy '%s' to '%s'", from, to);
-	close(in);
-	return ret;
-}
-
 /* Put src/rel back as a new copy of the pristine file, or remove it. */
 static int restore(const char *src, const char *rel)
 {
