@@ -163,12 +163,10 @@ static int record(sqlite3 *db, const char *driver, const char *phase, const stru
 	    db_bind_text(st, "@series", b->built ? b->kb.series : NULL) ||
 	    db_bind_text(st, "@accel", b->booted ? b->accel : NULL) ||
 	    db_bind_text(st, "@log", b->log.len ? b->log.buf : NULL) ||
-	    db_bind_text(st, "@detail", detail))
+	    db_bind_text(st, "@detail", detail) ||
+	    (b->built && db_bind_double(st, "@build", b->kb.seconds)) ||
+	    (b->booted && db_bind_double(st, "@boot", b->run.seconds)))
 		goto out;
-	if (b->built)
-		sqlite3_bind_double(st, sqlite3_bind_parameter_index(st, "@build"), b->kb.seconds);
-	if (b->booted)
-		sqlite3_bind_double(st, sqlite3_bind_parameter_index(st, "@boot"), b->run.seconds);
 	ret = db_step_done(st);
 out:
 	sqlite3_finalize(st);

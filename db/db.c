@@ -164,6 +164,15 @@ int db_bind_int(sqlite3_stmt *st, const char *name, sqlite3_int64 val)
 	return sqlite3_bind_int64(st, i, val) == SQLITE_OK ? 0 : -1;
 }
 
+int db_bind_double(sqlite3_stmt *st, const char *name, double val)
+{
+	int i = bind_index(st, name);
+
+	if (!i)
+		return -1;
+	return sqlite3_bind_double(st, i, val) == SQLITE_OK ? 0 : -1;
+}
+
 int db_step_done(sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);

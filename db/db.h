@@ -30,6 +30,7 @@ sqlite3_stmt *db_prepare(sqlite3 *db, const char *sql);
 /* Bind by name ("@file"); a missing name is a programming error, reported. */
 int db_bind_text(sqlite3_stmt *st, const char *name, const char *val);
 int db_bind_int(sqlite3_stmt *st, const char *name, sqlite3_int64 val);
+int db_bind_double(sqlite3_stmt *st, const char *name, double val);
 /* Step a statement that returns no rows, then reset it for reuse. */
 int db_step_done(sqlite3_stmt *st);
 
