@@ -75,6 +75,18 @@ static void collect_depends(const char *grep_out, struct strbuf *deps)
 	}
 }
 
+/* Is CONFIG_<sym> one of the ", "-separated names in out already? */
+static int listed(const struct strbuf *out, const char *sym)
+{
+	const char *p = sb_str(out);
+	size_t n = strlen(sym);
+
+	for (; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] ? 2 : 0))
+		if (!strncmp(p, "CONFIG_", 7) && !strncmp(p + 7, sym, n) && (!p[7 + n] || p[7 + n] == ','))
+			return 1;
+	return 0;
+}
+
 /* Each symbol of expr that config does not set to y or m. */
 static void unset_symbols(const char *expr, const char *config, struct strbuf *out)
 {
@@ -95,7 +107,7 @@ static void unset_symbols(const char *expr, const char *config, struct strbuf *o
 		    !isupper((unsigned char)sym[0]))
 			continue;
 		snprintf(key, sizeof(key), "\nCONFIG_%s=", sym);
-		if (strstr(config, key) || strstr(out->buf ? out->buf : "", sym))
+		if (strstr(config, key) || listed(out, sym))
 			continue;
 		strbuf_addf(out, "%sCONFIG_%s", out->len ? ", " : "", sym);
 	}
