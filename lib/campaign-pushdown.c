@@ -52,17 +52,21 @@ static int write_file(const char *path, const struct strbuf *sb)
 }
 
 /* Rewrite a/<file> into b/<file>: every implicit entry point in it. */
-static int push_file(const struct cdriver *d, const char *scratch, const char *file,
-		     struct strbuf *notes)
+static int push_file(const struct campaign *cp, const struct cdriver *d, const char *scratch,
+		     const char *file, struct strbuf *notes)
 {
-	struct strbuf path = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, out = STRBUF_INIT, macros = STRBUF_INIT;
 	struct edits ed = { 0 };
 	struct csrc c;
-	int i, ret = -1;
+	int i, k, ret = -1;
 
 	strbuf_addf(&path, "%s/a/%s", scratch, file);
 	if (csrc_read(&c, path.buf))
 		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/%.*s", cp->tree, (int)(strrchr(file, '/') ? strrchr(file, '/') - file : 0),
+		    file);
+	returning_macros(c.text, path.buf, &macros);
 	for (i = 0; i < d->nr_e; i++) {
 		struct cfunc f;
 
@@ -70,6 +74,14 @@ static int push_file(const struct cdriver *d, const char *scratch, const char *f
 			continue;
 		if (csrc_find_function(&c, d->e[i].function, d->e[i].line, &f)) {
 			error("no definition of '%s' in '%s'", d->e[i].function, file);
+			goto out_src;
+		}
+		k = hidden_return(&c, &f, &macros);
+		if (k >= 0) {
+			error("'%s' at %s:%d: the macro '%.*s' returns, which the rewrite cannot "
+			      "see: push the BKL down by hand", f.name, file, c.t[k].line,
+			      c.t[k].len, c.text + c.t[k].off);
+			free(f.name);
 			goto out_src;
 		}
 		ret = rewrite_pushdown(&c, &f, &ed, notes);
@@ -90,6 +102,7 @@ out:
 	edits_release(&ed);
 	strbuf_release(&path);
 	strbuf_release(&out);
+	strbuf_release(&macros);
 	return ret;
 }
 
@@ -214,7 +227,7 @@ int campaign_pushdown(struct campaign *c, const struct cdriver *d, const char *a
 	if (campaign_base(c, files, nr, old, &scratch))
 		goto out;
 	for (i = 0; i < nr; i++)
-		if (push_file(d, scratch.buf, files[i], &notes))
+		if (push_file(c, d, scratch.buf, files[i], &notes))
 			goto out_scratch;
 	changelog(d, notes.buf, &body);
 	{

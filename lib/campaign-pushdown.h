@@ -20,6 +20,17 @@ int campaign_pushdown_core(struct campaign *c, const struct cdriver *all, int nr
 			   const char *author, int partial);
 #define CORE_PATCH "drivers/_core/0001-chrdev-stop-taking-the-BKL-in-chrdev_open.patch"
 
+struct csrc;
+struct cfunc;
+struct strbuf;
+/*
+ * " NAME " in names for each function-like macro that contains a return,
+ * of text and of the headers it includes with "" from dir (lib/campaign-macros.c).
+ */
+void returning_macros(const char *text, const char *dir, struct strbuf *names);
+/* The token in f's body that calls one of names, or -1. */
+int hidden_return(const struct csrc *c, const struct cfunc *f, const struct strbuf *names);
+
 enum verdict { V_NONE, V_MUTEX, V_INIT_ORDER, V_NR };
 extern const char *const verdict_names[V_NR];
 int verdict_parse(const char *s);	/* -1 if unknown */

@@ -120,6 +120,32 @@ test_expect_success 'a second push-down is refused; --force makes it again' '
 	test "$(grep -c foo "$BKL_REPO/patches/series")" = 1
 '
 
+# dib3000mb in 6.1: wr() is "if (...) { ...; return -EREMOTEIO; }", a
+# return the rewrite cannot see, so the first whole-tree push-down leaked
+# the BKL there.  A returning macro, in the file or a "" header (read from
+# the work tree, as the series leaves it), is refused.
+test_expect_success 'a macro that returns, in the file or its header, is refused by name' '
+	SRC=$FX/cache/linux/pristine/drivers/char/foo.c &&
+	cp "$SRC" foo.c.orig && cp "$BKL_REPO/patches/$PD" before.patch &&
+	{
+		sed "s/^	foo_count++;$/	FOO_TRY(foo_count++);/" foo.c.orig >"$SRC" &&
+		printf "#define FOO_TRY(x) if ((x) < 0) \\\\\n\treturn -EIO\n" >>"$SRC" &&
+		test_must_fail bkl pushdown --force foo 2>err1 &&
+		sed "s/^	foo_count++;$/	FOO_TRY(foo_count++);/" foo.c.orig >"$SRC" &&
+		sed -i "1s/^/#include \"foo_priv.h\" \/\* its own header \*\/ /" "$SRC" &&
+		printf "#define FOO_TRY(x) if ((x) < 0) return -EIO\n" >"$BKL_TREE/drivers/char/foo_priv.h" &&
+		test_must_fail bkl pushdown --force foo 2>err2
+		rc=$?
+	}
+	cp foo.c.orig "$SRC" && rm -f "$BKL_TREE/drivers/char/foo_priv.h" &&
+	cmp -s before.patch "$BKL_REPO/patches/$PD" || cp before.patch "$BKL_REPO/patches/$PD"
+	test "$rc" = 0 &&
+	test_one_line err1 "error: .foo_open. at drivers/char/foo.c:[0-9]*: the macro .FOO_TRY. returns, which the rewrite cannot see" &&
+	test_one_line err2 "the macro .FOO_TRY. returns" &&
+	test_cmp before.patch "$BKL_REPO/patches/$PD" &&
+	test "$(grep -c foo "$BKL_REPO/patches/series")" = 1
+'
+
 test_expect_success 'the series still applies to the pristine tree' '
 	bkl tree --check --patches "$BKL_REPO/patches" >out &&
 	grep "series applies (2 patches)" out
