@@ -46,6 +46,7 @@ struct g_reg {
 struct g_cover {
 	int node, edge;			/* the covered function, the call that covers it */
 	int store, reg;
+	int entry;			/* a registered char device's ->open/->fasync */
 };
 
 /* (name, scope) -> value, open addressing over interned names */

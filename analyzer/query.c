@@ -71,14 +71,29 @@ static void print_implicit(sqlite3_stmt *st)
 	if (sqlite3_column_type(st, 11) != SQLITE_NULL)
 		printf(", table %s registered by %s (%s:%d)", text(st, 10), text(st, 11),
 		       text(st, 12), sqlite3_column_int(st, 13));
+	if (sqlite3_column_int(st, 14))
+		printf(": entry point");
+	else if (!strcmp(text(st, 15), "by-type") && sqlite3_column_int(st, 16) > 1)
+		printf(": by type, one of %d", sqlite3_column_int(st, 16));
 	putchar('\n');
+}
+
+/* implicit sites: is it an entry point, how was it reached, among how many */
+static void json_implicit(sqlite3_stmt *st)
+{
+	if (strcmp(text(st, 3), "implicit") || sqlite3_column_type(st, 5) == SQLITE_NULL)
+		return;
+	printf(", \"entry\": %s, \"edge\": ", sqlite3_column_int(st, 14) ? "true" : "false");
+	json_str(text(st, 15));
+	printf(", \"candidates\": %d", sqlite3_column_int(st, 16));
 }
 
 int analyzer_print_sites(sqlite3 *db, int json)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT s.file, s.line, s.function, s.kind, s.callee, c.struct, c.member, "
-		"c.via_function, c.via_file, c.via_line, c.tbl, c.reg_via, c.reg_file, c.reg_line "
+		"c.via_function, c.via_file, c.via_line, c.tbl, c.reg_via, c.reg_file, c.reg_line, "
+		"c.entry, c.edge, c.candidates "
 		"FROM sites s LEFT JOIN coverage c ON s.kind = 'implicit' AND "
 		"c.file_id = s.file_id AND c.function = s.function "
 		"ORDER BY s.file, s.line, s.function, s.kind");
@@ -89,6 +104,7 @@ int analyzer_print_sites(sqlite3 *db, int json)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json) {
 			json_head(st, nr, "kind");
+			json_implicit(st);
 			putchar('}');
 		} else if (!strcmp(text(st, 3), "implicit")) {
 			print_implicit(st);

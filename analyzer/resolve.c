@@ -373,6 +373,36 @@ int graph_held_context(const struct graph *g, int node)
 	return g->fns[node].covered != 0;
 }
 
+/* The registration of the table a store was made in, of any kind; -1 if none. */
+static int store_reg(struct graph *g, int store)
+{
+	const struct g_store *s;
+	int t;
+
+	if (store < 0 || !(s = &g->stores[store])->tbl)
+		return -1;
+	t = gmap_get(&g->tmap, s->tbl, s->tbl_static ? s->file_id : 0);
+	return t >= 0 ? g->tables[t].reg : -1;
+}
+
+/*
+ * Is target t of call e what chrdev_open(), misc_open() or fasync called
+ * with the BKL held in 2.6.26: the ->open of a table reached through its
+ * registration (restricted and dispatching calls), or the ->fasync of a
+ * table registered as a char device (fcntl calls every file's ->fasync)?
+ * Only there does a push-down go.  Returns the registration, or -1.
+ */
+static int entry_reg(struct graph *g, const struct g_edge *e, const struct g_target *t)
+{
+	if (strcmp(e->st, "file_operations"))
+		return -1;
+	if (!strcmp(e->member, "open"))
+		return t->reg;
+	if (!strcmp(e->member, "fasync"))
+		return t->reg >= 0 ? t->reg : store_reg(g, t->store);
+	return -1;
+}
+
 static void cover_from(struct graph *g, int j, int *queue, int *tail)
 {
 	struct g_edge *e = &g->edges[j];
@@ -380,16 +410,30 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 
 	for (k = 0; k < e->nr_targets; k++) {
 		struct g_target *t = &e->targets[k];
+		struct g_fn *f = &g->fns[t->node];
+		int reg = entry_reg(g, e, t);
 		struct g_cover *c;
 
-		if (g->fns[t->node].ext || g->fns[t->node].covered)
+		if (f->ext)
 			continue;
+		if (f->covered) {
+			/* the entry's evidence wins over a call that only reaches it */
+			c = &g->cover[f->covered - 1];
+			if (!c->entry && reg >= 0) {
+				c->edge = j;
+				c->store = t->store;
+				c->reg = reg;
+				c->entry = 1;
+			}
+			continue;
+		}
 		c = ARR_PUSH(g->cover, g->nr_cover, g->alloc_cover);
 		c->node = t->node;
 		c->edge = j;
 		c->store = t->store;
-		c->reg = t->reg;
-		g->fns[t->node].covered = g->nr_cover;
+		c->reg = reg >= 0 ? reg : t->reg;
+		c->entry = reg >= 0;
+		f->covered = g->nr_cover;
 		queue[(*tail)++] = t->node;
 	}
 }
@@ -457,6 +501,17 @@ static int bind_text_or_null(sqlite3_stmt *st, const char *name, const char *v)
 	return v ? db_bind_text(st, name, v) : bind_null(st, name);
 }
 
+/* Did the call reach the function through a registration (not by type)? */
+static int edge_registered(const struct g_edge *e, const struct g_cover *c)
+{
+	int k;
+
+	for (k = 0; k < e->nr_targets; k++)
+		if (e->targets[k].store == c->store)
+			return e->targets[k].reg >= 0;
+	return 0;
+}
+
 static int store_cover(sqlite3 *db, struct graph *g, const struct g_cover *c,
 		       sqlite3_stmt *site, sqlite3_stmt *cov)
 {
@@ -478,7 +533,10 @@ static int store_cover(sqlite3 *db, struct graph *g, const struct g_cover *c,
 	    bind_text_or_null(cov, "@rkind", r ? r->kind : NULL) ||
 	    bind_text_or_null(cov, "@rvia", r ? r->via : NULL) ||
 	    bind_text_or_null(cov, "@rfile", r ? r->file : NULL) ||
-	    (r ? db_bind_int(cov, "@rline", r->line) : bind_null(cov, "@rline")))
+	    (r ? db_bind_int(cov, "@rline", r->line) : bind_null(cov, "@rline")) ||
+	    db_bind_int(cov, "@entry", c->entry) ||
+	    db_bind_text(cov, "@edge", edge_registered(e, c) ? "registered" : "by-type") ||
+	    db_bind_int(cov, "@candidates", e->nr_targets))
 		return -1;
 	return db_step_done(cov);
 }
@@ -489,9 +547,10 @@ static int store_coverage(sqlite3 *db, struct graph *g)
 					"VALUES (@id, @file, @line, @function, 'implicit')");
 	sqlite3_stmt *cov = db_prepare(db, "INSERT INTO coverage (file_id, function, struct, member, "
 				       "tbl, store_file, store_line, via_file, via_line, "
-				       "via_function, reg_kind, reg_via, reg_file, reg_line) VALUES "
-				       "(@id, @function, @struct, @member, @tbl, @sfile, @sline, "
-				       "@vfile, @vline, @vfunction, @rkind, @rvia, @rfile, @rline)");
+				       "via_function, reg_kind, reg_via, reg_file, reg_line, entry, edge, "
+				       "candidates) VALUES (@id, @function, @struct, @member, @tbl, "
+				       "@sfile, @sline, @vfile, @vline, @vfunction, @rkind, @rvia, "
+				       "@rfile, @rline, @entry, @edge, @candidates)");
 	int i, ret = site && cov ? 0 : -1;
 
 	for (i = 0; i < g->nr_cover && !ret; i++)

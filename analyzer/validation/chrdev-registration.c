@@ -84,8 +84,8 @@ int init(struct my_dev *d)
  * check-output-start
  * chrdev-registration.c:45: warning: lock_kernel() in 'chrdev_open'
  * chrdev-registration.c:48: warning: unlock_kernel() in 'chrdev_open'
- * chrdev-registration.c:52: warning: 'a_open' runs with the BKL held: file_operations.open called from chrdev_open (chrdev-registration.c:47), table a_fops registered by __register_chrdev (chrdev-registration.c:73)
- * chrdev-registration.c:54: warning: 'b_open' runs with the BKL held: file_operations.open called from chrdev_open (chrdev-registration.c:47), table b_fops registered by cdev_init (chrdev-registration.c:74)
- * chrdev-registration.c:55: warning: 'c_open' runs with the BKL held: file_operations.open called from chrdev_open (chrdev-registration.c:47), table c_fops registered by cdev.ops (chrdev-registration.c:76)
+ * chrdev-registration.c:52: warning: 'a_open' runs with the BKL held: file_operations.open called from chrdev_open (chrdev-registration.c:47), table a_fops registered by __register_chrdev (chrdev-registration.c:73): entry point
+ * chrdev-registration.c:54: warning: 'b_open' runs with the BKL held: file_operations.open called from chrdev_open (chrdev-registration.c:47), table b_fops registered by cdev_init (chrdev-registration.c:74): entry point
+ * chrdev-registration.c:55: warning: 'c_open' runs with the BKL held: file_operations.open called from chrdev_open (chrdev-registration.c:47), table c_fops registered by cdev.ops (chrdev-registration.c:76): entry point
  * check-output-end
  */

@@ -71,8 +71,8 @@ int reg_init(void)
  * fasync.c:32: warning: unlock_kernel() in 'chrdev_call_open'
  * fasync.c:46: warning: lock_kernel() in 'setfl'
  * fasync.c:48: warning: unlock_kernel() in 'setfl'
- * fasync.c:53: warning: 'reg_open' runs with the BKL held: file_operations.open called from chrdev_call_open (fasync.c:31), table reg_fops registered by __register_chrdev (fasync.c:63)
- * fasync.c:54: warning: 'reg_fasync' runs with the BKL held: file_operations.fasync called from setfl (fasync.c:47)
- * fasync.c:56: warning: 'sock_fasync' runs with the BKL held: file_operations.fasync called from setfl (fasync.c:47)
+ * fasync.c:53: warning: 'reg_open' runs with the BKL held: file_operations.open called from chrdev_call_open (fasync.c:31), table reg_fops registered by __register_chrdev (fasync.c:63): entry point
+ * fasync.c:54: warning: 'reg_fasync' runs with the BKL held: file_operations.fasync called from setfl (fasync.c:47), table reg_fops registered by __register_chrdev (fasync.c:63): entry point
+ * fasync.c:56: warning: 'sock_fasync' runs with the BKL held: file_operations.fasync called from setfl (fasync.c:47): by type, one of 2
  * check-output-end
  */

@@ -57,10 +57,10 @@ int run(struct widget *w)
  * check-name: function pointers by struct and member
  * check-command: sites
  * check-output-start
- * fptr.c:29: warning: 'a_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51)
- * fptr.c:31: warning: 'b_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51)
- * fptr.c:32: warning: 'c_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51)
- * fptr.c:33: warning: 'd_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51)
+ * fptr.c:29: warning: 'a_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51): by type, one of 4
+ * fptr.c:31: warning: 'b_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51): by type, one of 4
+ * fptr.c:32: warning: 'c_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51): by type, one of 4
+ * fptr.c:33: warning: 'd_start' runs with the BKL held: widget_ops.start called from run (fptr.c:51): by type, one of 4
  * fptr.c:50: warning: lock_kernel() in 'run'
  * fptr.c:52: warning: unlock_kernel() in 'run'
  * check-output-end

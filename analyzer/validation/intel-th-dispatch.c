@@ -72,7 +72,7 @@ const struct file_operations *debugfs_stats_fops = &stats_fops;
  * check-output-start
  * intel-th-dispatch.c:36: warning: lock_kernel() in 'chrdev_open'
  * intel-th-dispatch.c:39: warning: unlock_kernel() in 'chrdev_open'
- * intel-th-dispatch.c:43: warning: 'intel_th_output_open' runs with the BKL held: file_operations.open called from chrdev_open (intel-th-dispatch.c:38), table intel_th_output_fops registered by __register_chrdev (intel-th-dispatch.c:57)
- * intel-th-dispatch.c:60: warning: 'msc_open' runs with the BKL held: file_operations.open called from intel_th_output_open (intel-th-dispatch.c:48), table msc_fops registered by intel_th_driver.fops (intel-th-dispatch.c:66)
+ * intel-th-dispatch.c:43: warning: 'intel_th_output_open' runs with the BKL held: file_operations.open called from chrdev_open (intel-th-dispatch.c:38), table intel_th_output_fops registered by __register_chrdev (intel-th-dispatch.c:57): entry point
+ * intel-th-dispatch.c:60: warning: 'msc_open' runs with the BKL held: file_operations.open called from intel_th_output_open (intel-th-dispatch.c:48), table msc_fops registered by intel_th_driver.fops (intel-th-dispatch.c:66): entry point
  * check-output-end
  */

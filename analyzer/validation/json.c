@@ -43,7 +43,7 @@ void drop(void)
  * check-command: sites --json
  * check-output-start
  * [
- *   {"file": "json.c", "line": 16, "function": "foo_ioctl", "kind": "implicit"},
+ *   {"file": "json.c", "line": 16, "function": "foo_ioctl", "kind": "implicit", "entry": false, "edge": "by-type", "candidates": 1},
  *   {"file": "json.c", "line": 28, "function": "dispatch", "kind": "lock"},
  *   {"file": "json.c", "line": 32, "function": "dispatch", "kind": "unlock"},
  *   {"file": "json.c", "line": 38, "function": "drop", "kind": "unlock"}

@@ -116,9 +116,9 @@ int foo_init(struct bar_dev *bar)
  * check-output-start
  * misc-dispatch.c:43: warning: lock_kernel() in 'chrdev_open'
  * misc-dispatch.c:46: warning: unlock_kernel() in 'chrdev_open'
- * misc-dispatch.c:53: warning: 'misc_open' runs with the BKL held: file_operations.open called from chrdev_open (misc-dispatch.c:45), table misc_fops registered by __register_chrdev (misc-dispatch.c:86)
- * misc-dispatch.c:89: warning: 'foo_open' runs with the BKL held: file_operations.open called from misc_open (misc-dispatch.c:74), table foo_fops registered by misc_register (misc-dispatch.c:106)
- * misc-dispatch.c:90: warning: 'bar_open' runs with the BKL held: file_operations.open called from misc_open (misc-dispatch.c:74), table bar_fops registered by misc_register (misc-dispatch.c:110)
+ * misc-dispatch.c:53: warning: 'misc_open' runs with the BKL held: file_operations.open called from chrdev_open (misc-dispatch.c:45), table misc_fops registered by __register_chrdev (misc-dispatch.c:86): entry point
+ * misc-dispatch.c:89: warning: 'foo_open' runs with the BKL held: file_operations.open called from misc_open (misc-dispatch.c:74), table foo_fops registered by misc_register (misc-dispatch.c:106): entry point
+ * misc-dispatch.c:90: warning: 'bar_open' runs with the BKL held: file_operations.open called from misc_open (misc-dispatch.c:74), table bar_fops registered by misc_register (misc-dispatch.c:110): entry point
  * check-output-end
  * check-command: chains
  * check-output-start

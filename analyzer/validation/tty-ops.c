@@ -94,11 +94,11 @@ static const struct tty_operations pty_ops = { .open = pty_open };
  * check-output-start
  * tty-ops.c:44: warning: lock_kernel() in 'chrdev_open'
  * tty-ops.c:47: warning: unlock_kernel() in 'chrdev_open'
- * tty-ops.c:51: warning: 'tty_open' runs with the BKL held: file_operations.open called from chrdev_open (tty-ops.c:46), table tty_fops registered by cdev_init (tty-ops.c:68)
+ * tty-ops.c:51: warning: 'tty_open' runs with the BKL held: file_operations.open called from chrdev_open (tty-ops.c:46), table tty_fops registered by cdev_init (tty-ops.c:68): entry point
  * tty-ops.c:57: warning: unlock_kernel() in 'tty_open'
  * tty-ops.c:59: warning: lock_kernel() in 'tty_open'
- * tty-ops.c:73: warning: 'uart_open' runs with the BKL held: tty_operations.open called from tty_open (tty-ops.c:56)
- * tty-ops.c:83: warning: 'pty_open' runs with the BKL held: tty_operations.open called from tty_open (tty-ops.c:56)
+ * tty-ops.c:73: warning: 'uart_open' runs with the BKL held: tty_operations.open called from tty_open (tty-ops.c:56): by type, one of 2
+ * tty-ops.c:83: warning: 'pty_open' runs with the BKL held: tty_operations.open called from tty_open (tty-ops.c:56): by type, one of 2
  * check-output-end
  * check-command: chains
  * check-output-start
