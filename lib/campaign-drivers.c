@@ -359,6 +359,12 @@ void cdriver_release(struct cdriver *d)
 		free(d->e[i].file);
 		free(d->e[i].member);
 		free(d->e[i].via);
+		free(d->e[i].st);
+		free(d->e[i].edge);
+		free(d->e[i].tbl);
+		free(d->e[i].via_file);
+		free(d->e[i].reg_via);
+		free(d->e[i].reg_file);
 	}
 	free(d->files);
 	free(d->e);

@@ -13,7 +13,21 @@ struct centry {
 	int locks;		/* lock_kernel() sites inside it (after a push-down) */
 	char *member;		/* implicit: the member it is called through ("open") */
 	char *via;		/* implicit: the function that calls it with the BKL held */
+	/*
+	 * implicit: the coverage table's evidence.  entry: a registered char
+	 * device's ->open/->fasync, where a push-down goes; otherwise only
+	 * reached under the BKL, through st.member, by edge ("registered",
+	 * "by-type") among candidates functions.
+	 */
+	int entry, candidates, via_line, reg_line;
+	char *st, *edge, *tbl, *via_file, *reg_via, *reg_file;
 };
+
+/* Does the push-down go into it: a registered char device's open/fasync? */
+static inline int centry_is_entry(const struct centry *e)
+{
+	return e->implicit && e->entry;
+}
 
 struct cchain {
 	char *file, *function, *class, *path;	/* path: "a -> b -> schedule" */

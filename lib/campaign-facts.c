@@ -140,12 +140,46 @@ static int imbalance_row(struct campaign *c, struct cdriver *d, sqlite3_stmt *q,
 	return 0;
 }
 
+static char *col_rel(struct campaign *c, sqlite3_stmt *q, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(q, i);
+
+	return t ? facts_relpath(c, t) : NULL;
+}
+
+static char *col_dup(sqlite3_stmt *q, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(q, i);
+
+	return t ? strdup(t) : NULL;
+}
+
+/* The coverage row's evidence for e; an entry point's row first. */
+static void coverage_row(struct campaign *c, struct centry *e, sqlite3_stmt *q)
+{
+	e->member = col_dup(q, 0);
+	e->via = col_dup(q, 1);
+	e->entry = sqlite3_column_int(q, 2);
+	e->edge = col_dup(q, 3);
+	e->candidates = sqlite3_column_int(q, 4);
+	e->st = col_dup(q, 5);
+	e->tbl = col_dup(q, 6);
+	e->via_file = col_rel(c, q, 7);
+	e->via_line = sqlite3_column_int(q, 8);
+	e->reg_via = col_dup(q, 9);
+	e->reg_file = col_rel(c, q, 10);
+	e->reg_line = sqlite3_column_int(q, 11);
+}
+
 /* Through which member, called from where: the coverage table's evidence. */
 static int coverage(struct campaign *c, struct cdriver *d)
 {
-	sqlite3_stmt *q = db_prepare(c->db, "SELECT c.member, c.via_function FROM coverage c "
+	sqlite3_stmt *q = db_prepare(c->db, "SELECT c.member, c.via_function, c.entry, c.edge, "
+				     "c.candidates, c.struct, c.tbl, c.via_file, c.via_line, "
+				     "c.reg_via, c.reg_file, c.reg_line FROM coverage c "
 				     "JOIN files f ON f.id = c.file_id WHERE c.function = @fn "
-				     "AND (f.path = @rel OR f.path = @abs) ORDER BY c.member = 'open' DESC");
+				     "AND (f.path = @rel OR f.path = @abs) "
+				     "ORDER BY c.entry DESC, c.member = 'open' DESC");
 	int i, ret = 0;
 
 	if (!q)
@@ -157,16 +191,14 @@ static int coverage(struct campaign *c, struct cdriver *d)
 		if (db_bind_text(q, "@fn", e->function) || db_bind_text(q, "@rel", e->file) ||
 		    db_bind_text(q, "@abs", abs))
 			ret = -1;
-		if (!ret && sqlite3_step(q) == SQLITE_ROW) {
-			e->member = strdup((const char *)sqlite3_column_text(q, 0));
-			e->via = strdup((const char *)sqlite3_column_text(q, 1));
-		}
+		if (!ret && sqlite3_step(q) == SQLITE_ROW)
+			coverage_row(c, e, q);
 		sqlite3_reset(q);
 		free(abs);
 		if (!e->member)
-			e->member = strdup(e->implicit ? "open" : "");
+			e->member = strdup("");
 		if (!e->via)
-			e->via = strdup(e->implicit ? "chrdev_open" : "");
+			e->via = strdup("");
 	}
 	sqlite3_finalize(q);
 	return ret;

@@ -21,7 +21,7 @@ static int implicit_files(const struct cdriver *d, char ***files)
 
 	*files = NULL;
 	for (i = 0; i < d->nr_e; i++) {
-		if (!d->e[i].implicit)
+		if (!centry_is_entry(&d->e[i]))
 			continue;
 		for (k = 0; k < nr && strcmp((*files)[k], d->e[i].file); k++)
 			;
@@ -70,7 +70,7 @@ static int push_file(const struct campaign *cp, const struct cdriver *d, const c
 	for (i = 0; i < d->nr_e; i++) {
 		struct cfunc f;
 
-		if (!d->e[i].implicit || strcmp(d->e[i].file, file))
+		if (!centry_is_entry(&d->e[i]) || strcmp(d->e[i].file, file))
 			continue;
 		if (csrc_find_function(&c, d->e[i].function, d->e[i].line, &f)) {
 			error("no definition of '%s' in '%s'", d->e[i].function, file);
@@ -117,9 +117,9 @@ static const char *members(const struct cdriver *d)
 		for (i = 0; i < d->nr_e; i++) {
 			const char *m = d->e[i].member;
 
-			if (!d->e[i].implicit || (strcmp(m, "open") != 0) != pass)
+			if (!centry_is_entry(&d->e[i]) || (strcmp(m, "open") != 0) != pass)
 				continue;
-			for (k = 0; k < i && !(d->e[k].implicit && !strcmp(d->e[k].member, m)); k++)
+			for (k = 0; k < i && !(centry_is_entry(&d->e[k]) && !strcmp(d->e[k].member, m)); k++)
 				;
 			if (k < i)
 				continue;
@@ -152,7 +152,7 @@ static void sites_text(const struct cdriver *d, struct strbuf *sb)
 	for (i = 0; i < d->nr_e; i++) {
 		const struct centry *e = &d->e[i];
 
-		if (!e->implicit)
+		if (!centry_is_entry(e))
 			continue;
 		if (is_legacy_open(e->via)) {
 			if (!open++)
@@ -163,7 +163,7 @@ static void sites_text(const struct cdriver *d, struct strbuf *sb)
 				strbuf_addf(sb, "%sfcntl(F_SETFL) and ioctl(FIOASYNC) take it around "
 					    "->fasync()", sb->len ? "; " : "");
 		} else {
-			for (k = 0; k < i && !(d->e[k].implicit && !strcmp(d->e[k].via, e->via) &&
+			for (k = 0; k < i && !(centry_is_entry(&d->e[k]) && !strcmp(d->e[k].via, e->via) &&
 					       !strcmp(d->e[k].member, e->member)); k++)
 				;
 			if (k == i)
@@ -174,15 +174,55 @@ static void sites_text(const struct cdriver *d, struct strbuf *sb)
 	strbuf_addstr(sb, " (CONFIG_BKL_LEGACY_SITES, as Linux 2.6.26 did)");
 }
 
+/*
+ * One entry point as the DB shows it: the table, the registration that
+ * makes it a char device and the call made with the BKL held, each with
+ * its file:line (wrap_text() indents the continuation lines).
+ */
+static void entry_evidence(const struct centry *e, struct strbuf *body)
+{
+	strbuf_addf(body, "  %s() in %s: ->%s() of %s%s", e->function, e->file, e->member,
+		    e->tbl ? e->tbl : "a table", e->tbl ? "," : "");
+	if (e->reg_via)
+		strbuf_addf(body, " registered by %s() at %s:%d,", e->reg_via, e->reg_file,
+			    e->reg_line);
+	strbuf_addf(body, " called by %s() at %s:%d\n", e->via, e->via_file, e->via_line);
+}
+
+/* Why a driver has nothing to push down: what keeps its functions under the BKL. */
+static void no_entry_error(const struct cdriver *d)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct centry *first = NULL;
+	int i, n = 0;
+
+	for (i = 0; i < d->nr_e; i++)
+		if (d->e[i].implicit && !n++)
+			first = &d->e[i];
+	if (!first) {
+		error("'%s' has no function the BKL covers: nothing to push down", d->id);
+		return;
+	}
+	if (n == 1)
+		strbuf_addf(&sb, "%s() is", first->function);
+	else
+		strbuf_addf(&sb, "%s() and %d more are", first->function, n - 1);
+	error("'%s' has no registered char device open() or fasync(): %s only reached under "
+	      "the BKL, from %s() through %s.%s (%s): nothing to push down", d->id, sb.buf,
+	      *first->via ? first->via : "?", first->st ? first->st : "?", first->member,
+	      first->edge ? first->edge : "no evidence");
+	strbuf_release(&sb);
+}
+
 static void changelog(const struct cdriver *d, const char *notes, struct strbuf *body)
 {
 	struct strbuf eps = STRBUF_INIT, sites = STRBUF_INIT;
 	int i, k, n = 0;
 
 	for (i = 0; i < d->nr_e; i++)
-		n += d->e[i].implicit;
+		n += centry_is_entry(&d->e[i]);
 	for (i = 0, k = 0; i < d->nr_e; i++)	/* "a(), b() and c()" */
-		if (d->e[i].implicit)
+		if (centry_is_entry(&d->e[i]))
 			strbuf_addf(&eps, "%s%s()", !k++ ? "" : k == n ? " and " : ", ",
 				    d->e[i].function);
 	sites_text(d, &sites);
@@ -196,9 +236,8 @@ static void changelog(const struct cdriver *d, const char *notes, struct strbuf 
 		"Entry points:\n",
 		sites.buf, eps.buf, n == 1 ? "has" : "have", n == 1 ? eps.buf : "each of them");
 	for (i = 0; i < d->nr_e; i++)
-		if (d->e[i].implicit)
-			strbuf_addf(body, "  %s() in %s, ->%s() called from %s()\n", d->e[i].function,
-				    d->e[i].file, d->e[i].member, d->e[i].via);
+		if (centry_is_entry(&d->e[i]))
+			entry_evidence(&d->e[i], body);
 	if (notes && strstr(notes, "moved the initializer"))
 		strbuf_addstr(body, "\nInitializers that read more than the arguments now run "
 			      "after lock_kernel(), where they ran under the caller's lock.\n");
@@ -215,7 +254,7 @@ int campaign_pushdown(struct campaign *c, const struct cdriver *d, const char *a
 	int i, nr = implicit_files(d, &files), ret = -1;
 
 	if (!nr) {
-		error("'%s' has no implicitly covered entry point: nothing to push down", d->id);
+		no_entry_error(d);
 		goto out;
 	}
 	if (old && series_contains(c, old) && !force) {
@@ -386,7 +425,7 @@ int campaign_pushdown_core(struct campaign *c, const struct cdriver *all, int nr
 		int covered = 0;
 
 		for (k = 0; k < all[i].nr_e; k++)	/* what chrdev_open() calls: ->open() */
-			covered |= all[i].e[k].implicit && !strcmp(all[i].e[k].member, "open");
+			covered |= centry_is_entry(&all[i].e[k]) && !strcmp(all[i].e[k].member, "open");
 		if (covered && !(p && series_contains(c, p)) && missing++ < 12)
 			strbuf_addf(&left, "%s%s", missing > 1 ? ", " : "", all[i].id);
 		free(p);

@@ -51,6 +51,19 @@ static void chain_path(struct strbuf *sb, const char *json)
 		strbuf_addstr(sb, json);
 }
 
+/* How the BKL covers e, in the table's "covered" column. */
+static void covered_how(struct strbuf *sb, const struct centry *e)
+{
+	if (centry_is_entry(e))
+		strbuf_addf(sb, "entry: ->%s() called by %s()", e->member, e->via);
+	else if (e->implicit)
+		strbuf_addstr(sb, "reached (below)");
+	if (e->implicit && e->locks)
+		strbuf_addstr(sb, "; ");
+	if (e->locks)
+		strbuf_addstr(sb, "takes it itself");
+}
+
 static void entry_points(struct strbuf *sb, const struct cdriver *d, const struct audit *a)
 {
 	int i, n;
@@ -60,11 +73,9 @@ static void entry_points(struct strbuf *sb, const struct cdriver *d, const struc
 	for (i = 0; i < d->nr_e; i++) {
 		const struct afunc *f = audit_func(a, d->e[i].function);
 
-		strbuf_addf(sb, "| `%s()` | %s:%d | %s%s%s | %d%s |\n", d->e[i].function,
-			    d->e[i].file, d->e[i].line, d->e[i].implicit ? "by chrdev_open()" : "",
-			    d->e[i].implicit && d->e[i].locks ? "; " : "",
-			    d->e[i].locks ? "takes it itself" : "", f ? f->lines : 0,
-			    f && f->empty ? " (empty)" : "");
+		strbuf_addf(sb, "| `%s()` | %s:%d | ", d->e[i].function, d->e[i].file, d->e[i].line);
+		covered_how(sb, &d->e[i]);
+		strbuf_addf(sb, " | %d%s |\n", f ? f->lines : 0, f && f->empty ? " (empty)" : "");
 	}
 	if (!d->nr_e)
 		strbuf_addstr(sb, "| (none left) | | | |\n");
@@ -74,6 +85,46 @@ static void entry_points(struct strbuf *sb, const struct cdriver *d, const struc
 				    a->f[i].name);
 	if (n)
 		strbuf_addstr(sb, ".\n");
+}
+
+/* A type-resolved call with more targets than this names no caller. */
+#define FEW_CANDIDATES 5
+
+/*
+ * Functions the BKL covers only because a call made with it held reaches
+ * them: no push-down goes there (the caller's holder keeps it), but the
+ * audit must know, with the edge's evidence and how sure it is.
+ */
+static void reached(struct strbuf *sb, const struct cdriver *d)
+{
+	int i, n = 0;
+
+	for (i = 0; i < d->nr_e; i++) {
+		const struct centry *e = &d->e[i];
+
+		if (!e->implicit || e->entry)
+			continue;
+		if (!n++)
+			strbuf_addstr(sb, "\n### Reached under the BKL (covered, not pushed down)\n\n");
+		strbuf_addf(sb, "- `%s()` (%s:%d): ", e->function, e->file, e->line);
+		if (!e->edge) {
+			strbuf_addstr(sb, "covered, with no evidence in the DB\n");
+		} else if (!strcmp(e->edge, "by-type") && e->candidates > FEW_CANDIDATES) {
+			strbuf_addf(sb, "one of %d `%s` implementations that a call through `%s.%s` "
+				    "made with the BKL held may reach (resolved by type: the DB "
+				    "names no caller of this driver's)\n", e->candidates, e->member,
+				    e->st, e->member);
+		} else {
+			strbuf_addf(sb, "reached under the BKL from `%s()` (%s:%d) via `%s.%s`",
+				    e->via, e->via_file, e->via_line, e->st, e->member);
+			if (!strcmp(e->edge, "by-type"))
+				strbuf_addf(sb, ", by type (one of %d)", e->candidates);
+			else if (e->reg_via)
+				strbuf_addf(sb, ", table `%s` registered by `%s()` (%s:%d)",
+					    e->tbl ? e->tbl : "?", e->reg_via, e->reg_file, e->reg_line);
+			strbuf_addstr(sb, "\n");
+		}
+	}
 }
 
 static void chains(struct strbuf *sb, struct campaign *c, const struct cdriver *d)
@@ -183,6 +234,7 @@ static void facts(struct strbuf *sb, struct campaign *c, const struct cdriver *d
 		free(p);
 	}
 	entry_points(sb, d, a);
+	reached(sb, d);
 	chains(sb, c, d);
 	state(sb, a);
 	order(sb, a);

@@ -48,7 +48,8 @@ test_expect_success 'pushdown of a multi-return open(): the patch and its series
 	printf "From: Camp Aigner <camp@example.org>\nSubject: [PATCH] char: foo: push down the BKL into open()\n" >expect &&
 	test_cmp expect hdr &&
 	grep "^Signed-off-by: Camp Aigner <camp@example.org>$" "$P" &&
-	grep "^  foo_open() in drivers/char/foo.c, ->open() called from chrdev_open()$" "$P" &&
+	sed -n "/^Entry points:/,/^$/p" "$P" >eps && cat eps &&
+	tr -s "\n " "  " <eps | grep "^Entry points: foo_open() in drivers/char/foo.c: ->open() of foo_fops, registered by [a-z_]*() at drivers/char/foo.c:[0-9]*, called by chrdev_open() at fs/char_dev.c:[0-9]* $" &&
 	tr "\n" " " <"$P" | grep "chrdev_open() takes the big kernel lock around every character driver.s open() (CONFIG_BKL_LEGACY_SITES" &&
 	grep "Those call sites are going to stop" "$P" &&
 	grep "^+#include <linux/smp_lock.h>$" "$P" &&
@@ -242,6 +243,83 @@ test_expect_success 'a core series that takes the BKL in a helper: --core keeps 
 	grep "^-	lock_kernel();$" $P &&
 	! grep "^-	return filp->f_op->open(inode, filp);$" $P &&
 	! grep "^+" $P | grep -v "^+++"
+'
+
+# A frontend-like ops table: gate_open() is a registered char device's
+# open; the gate_ctrl() implementations it calls through gate_ops are
+# only reached (by type), in gate itself and in another module (tuner).
+test_expect_success 'push-downs go into registered opens only; what they reach is reported' '
+	FX3=$PWD/fx3 &&
+	make_campaign_fixture "$FX3" &&
+	T=$FX3/cache/linux/pristine/drivers/char &&
+	printf "obj-\$(CONFIG_GATE)\t\t+= gate.o\nobj-\$(CONFIG_TUNER)\t\t+= tuner.o\n" >>$T/Makefile &&
+	cat >$T/gate.h <<-\EOF &&
+	struct gate_ops { int (*gate_ctrl)(void *fe, int on); };
+	struct gate_dev { const struct gate_ops *ops; };
+	EOF
+	cat >$T/gate.c <<-\EOF &&
+	// SPDX-License-Identifier: GPL-2.0
+	#include <linux/fs.h>
+	#include "gate.h"
+
+	static int demod_gate_ctrl(void *fe, int on)
+	{
+		return on;
+	}
+
+	const struct gate_ops demod_ops = { .gate_ctrl = demod_gate_ctrl };
+
+	static int gate_open(struct inode *inode, struct file *file)
+	{
+		struct gate_dev *dev = file->private_data;
+
+		return dev->ops->gate_ctrl(dev, 1);
+	}
+
+	static const struct file_operations gate_fops = {
+		.owner = THIS_MODULE,
+		.open = gate_open,
+	};
+
+	static int __init gate_init(void)
+	{
+		return register_chrdev(242, "gate", &gate_fops);
+	}
+	module_init(gate_init);
+	EOF
+	cat >$T/tuner.c <<-\EOF &&
+	// SPDX-License-Identifier: GPL-2.0
+	#include <linux/fs.h>
+	#include "gate.h"
+
+	static int tuner_gate_ctrl(void *fe, int on)
+	{
+		return 0;
+	}
+
+	const struct gate_ops tuner_ops = { .gate_ctrl = tuner_gate_ctrl };
+	EOF
+	(
+		export BKL_CACHE=$FX3/cache BKL_REPO=$FX3/repo BKL_DB=$FX3/bkl.db \
+			BKL_TREE=$FX3/cache/linux/work &&
+		analyze_fixture "$FX3" "$BKL_DB" &&
+		bkl sites --db "$BKL_DB" >sites &&
+		grep "^drivers/char/tuner.c:[0-9]*: warning: .tuner_gate_ctrl. runs with the BKL held: gate_ops.gate_ctrl called from gate_open (drivers/char/gate.c:[0-9]*): by type, one of 2$" sites &&
+		grep "^drivers/char/gate.c:[0-9]*: warning: .gate_open. .*: entry point$" sites &&
+		test_must_fail bkl pushdown tuner 2>err &&
+		test_one_line err "^bkl pushdown: error: .tuner. has no registered char device open() or fasync(): tuner_gate_ctrl() is only reached under the BKL, from gate_open() through gate_ops.gate_ctrl (by-type): nothing to push down$" &&
+		! test -e "$BKL_REPO/patches/drivers/tuner" &&
+		bkl pushdown gate >out &&
+		P=$BKL_REPO/patches/drivers/gate/0001-char-gate-push-down-the-BKL-into-open.patch &&
+		grep "^Subject: \[PATCH\] char: gate: push down the BKL into open()$" $P &&
+		test "$(grep -c "^+.*lock_kernel();" $P)" = 2 &&
+		! sed -n "/^Entry points:/,/^Signed/p" $P | grep "demod\|tuner" &&
+		! grep "^+.*demod\|tuner" $P &&
+		bkl audit-record tuner gate >out &&
+		R=$BKL_REPO/drivers-audit/char-and-misc-drivers &&
+		grep "^- .tuner_gate_ctrl(). (drivers/char/tuner.c:[0-9]*): reached under the BKL from .gate_open(). (drivers/char/gate.c:[0-9]*) via .gate_ops.gate_ctrl., by type (one of 2)$" $R/tuner.md &&
+		grep "^| .gate_open(). | drivers/char/gate.c:[0-9]* | entry: ->open() called by chrdev_open() |" $R/gate.md
+	)
 '
 
 test_done

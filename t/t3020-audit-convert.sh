@@ -46,7 +46,7 @@ test_expect_success 'audit-record: facts, checklist, an empty verdict' '
 	bkl audit-record race foo empty bar waiter >out &&
 	grep "^race: wrote drivers-audit/race-driver/race.md$" out &&
 	R=$REC/race-driver/race.md &&
-	grep "^| .race_open(). | drivers/char/race.c:8 | by chrdev_open() |" $R &&
+	grep "^| .race_open(). | drivers/char/race.c:8 | entry: ->open() called by misc_open() |" $R &&
 	grep "^Other file operations: .race_ioctl().\.$" $R &&
 	grep "^- registers: misc_register() in race_init() at drivers/char/race.c:37$" $R &&
 	grep "^- \*\*after misc_register() at drivers/char/race.c:37, .race_table. is set here (line 41)\*\*$" $R &&
