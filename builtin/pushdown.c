@@ -4,19 +4,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "lib/campaign-check.h"
 #include "lib/campaign-patch.h"
 #include "lib/campaign-pushdown.h"
 #include "lib/parse-options.h"
+#include "lib/strbuf.h"
 #include "lib/usage.h"
 
 const char usage_pushdown[] =
 	"usage: bkl pushdown [--db DB] [--tree DIR] [--by WHO] [--force] DRIVER...\n"
 	"   or: bkl pushdown [--db DB] [--tree DIR] [--by WHO] --all [--subsystem S] [--any-config]\n"
 	"   or: bkl pushdown [--db DB] [--tree DIR] [--by WHO] --core [--partial]\n"
+	"   or: bkl pushdown [--db DB] [--tree DIR] --check\n"
 	"\n"
 	"Push the BKL from chrdev_open() down into a driver: writes\n"
 	"patches/drivers/DRIVER/0001-<area>-DRIVER-push-down-the-BKL-into-open.patch,\n"
-	"with lock_kernel()/unlock_kernel() in each implicitly covered entry point\n"
+	"with lock_kernel()/unlock_kernel() in each entry point: the open() and\n"
+	"fasync() of a registered char device, what chrdev_open(), misc_open()\n"
+	"and fasync called with the BKL held (what those reach stays covered and\n"
+	"is listed in the audit record, never patched)\n"
 	"(several returns become a single exit: ret = X; goto out;), made against\n"
 	"the series so far and checked with the tree's checkpatch.pl, and appends\n"
 	"it to patches/series.  Check the whole queue with 'bkl tree --check'.\n"
@@ -30,6 +36,9 @@ const char usage_pushdown[] =
 	"                     and refused when the DB holds less than a whole-tree\n"
 	"                     audit (a driver outside it would lose the BKL unseen)\n"
 	"                     unless --partial\n"
+	"    --check          walk patches/series against the DB: name every\n"
+	"                     lock_kernel() a push-down adds outside an entry\n"
+	"                     point (exit 1 if any)\n"
 	"    --force          write a driver's push-down again\n"
 	"    --by WHO         author and Signed-off-by (default $BKL_AUTHOR or git's)\n";
 
@@ -81,10 +90,26 @@ static int all(struct campaign *c, struct cdriver *d, int nr, const char *subsys
 	return failed ? 1 : 0;
 }
 
+static int check_series(const char *db, const char *tree)
+{
+	struct campaign c;
+	struct strbuf dir = STRBUF_INIT;
+	int ret;
+
+	if (campaign_open(&c, db, tree))
+		return -1;
+	strbuf_addf(&dir, "%s/patches", c.repo);
+	ret = campaign_check_series(c.db, dir.buf, c.tree);
+	strbuf_release(&dir);
+	campaign_close(&c);
+	return ret;
+}
+
 int cmd_pushdown(int argc, const char **argv)
 {
 	const char *db = NULL, *tree = NULL, *by = NULL, *subsystem = NULL, *who;
-	int do_all = 0, core = 0, force = 0, any_config = 0, partial = 0, nr, i, k, ret = 0;
+	int do_all = 0, core = 0, force = 0, any_config = 0, partial = 0, check = 0;
+	int nr, i, k, ret = 0;
 	struct campaign c;
 	struct cdriver *d;
 	const struct option opts[] = {
@@ -97,10 +122,13 @@ int cmd_pushdown(int argc, const char **argv)
 		OPT_BOOL(0, "force", &force),
 		OPT_BOOL(0, "any-config", &any_config),
 		OPT_BOOL(0, "partial", &partial),
+		OPT_BOOL(0, "check", &check),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, opts);
+	if (check && argc >= 0 && !argc && !do_all && !core && !force && !by)
+		return check_series(db, tree);
 	if (argc < 0 || (!argc && !do_all && !core) || (argc && (do_all || core)) ||
 	    (do_all && core) || ((subsystem || any_config) && !do_all) || (partial && !core))
 		return show_usage(find_command("pushdown"), 1);

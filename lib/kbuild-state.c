@@ -101,6 +101,7 @@ struct stamp {
 struct done {
 	char flags_hash[17], src_hash[17];
 	char status;		/* 'o'k, 'e'rror, 'c'rash */
+	char retry;		/* the analyzer never ran or was killed: not the file's fault */
 };
 
 struct kstate {
@@ -136,7 +137,9 @@ int kstate_load(sqlite3 *db, struct kstate **out)
 		smap_put(&ks->stamps, (const char *)sqlite3_column_text(st, 0), s);
 	}
 	sqlite3_finalize(st);
-	st = db_prepare(db, "SELECT path, flags_hash, src_hash, status FROM audit_files");
+	st = db_prepare(db, "SELECT path, flags_hash, src_hash, status, "
+			"error LIKE 'analyzer exited with %' OR "
+			"error LIKE '%analyzer died of signal %' FROM audit_files");
 	if (!st)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
@@ -145,6 +148,7 @@ int kstate_load(sqlite3 *db, struct kstate **out)
 		copy_hash(d->flags_hash, sqlite3_column_text(st, 1));
 		copy_hash(d->src_hash, sqlite3_column_text(st, 2));
 		d->status = *sqlite3_column_text(st, 3);
+		d->retry = sqlite3_column_int(st, 4);
 		smap_put(&ks->files, (const char *)sqlite3_column_text(st, 0), d);
 	}
 	sqlite3_finalize(st);
@@ -296,6 +300,8 @@ const char *kstate_stale(struct kstate *ks, const char *path, const char *flags_
 
 	if (!d)
 		return "new";
+	if (d->retry)
+		return "the analyzer did not finish last time";
 	if (strcmp(d->flags_hash, flags_hash))
 		return "flags changed";
 	now = kstate_hash(ks, path);

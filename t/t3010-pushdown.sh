@@ -318,7 +318,32 @@ test_expect_success 'push-downs go into registered opens only; what they reach i
 		bkl audit-record tuner gate >out &&
 		R=$BKL_REPO/drivers-audit/char-and-misc-drivers &&
 		grep "^- .tuner_gate_ctrl(). (drivers/char/tuner.c:[0-9]*): reached under the BKL from .gate_open(). (drivers/char/gate.c:[0-9]*) via .gate_ops.gate_ctrl., by type (one of 2)$" $R/tuner.md &&
-		grep "^| .gate_open(). | drivers/char/gate.c:[0-9]* | entry: ->open() called by chrdev_open() |" $R/gate.md
+		grep "^| .gate_open(). | drivers/char/gate.c:[0-9]* | entry: ->open() called by chrdev_open() |" $R/gate.md &&
+		analyze_fixture "$FX3" "$BKL_DB" &&
+		bkl pushdown --check >out &&
+		test_one_line out "^series: 1 push-downs, 1 lock_kernel() added, 0 outside a registered char device open()/fasync(), 0 not in the DB$" &&
+		mkdir -p "$BKL_REPO/patches/drivers/tuner" &&
+		BAD=drivers/tuner/0001-char-tuner-push-down-the-BKL-into-gate_ctrl.patch &&
+		cat >"$BKL_REPO/patches/$BAD" <<-\EOF &&
+		From: Camp Aigner <camp@example.org>
+		Subject: [PATCH] char: tuner: push down the BKL into gate_ctrl()
+
+		--- a/drivers/char/tuner.c
+		+++ b/drivers/char/tuner.c
+		@@ -4,5 +4,7 @@
+
+		 static int tuner_gate_ctrl(void *fe, int on)
+		 {
+		+	lock_kernel();
+		+	unlock_kernel();
+		 return 0;
+		 }
+		EOF
+		echo "$BAD" >>"$BKL_REPO/patches/series" &&
+		analyze_fixture "$FX3" "$BKL_DB" &&
+		(bkl pushdown --check >out; test $? = 1) &&
+		grep "^patches/$BAD: tuner_gate_ctrl() (drivers/char/tuner.c:5) is no registered char device open()/fasync(): reached through gate_ops.gate_ctrl from gate_open() (by-type, one of 2)$" out &&
+		grep "^series: 2 push-downs, 2 lock_kernel() added, 1 outside" out
 	)
 '
 
