@@ -16,6 +16,7 @@ const char usage_pushdown[] =
 	"   or: bkl pushdown [--db DB] [--tree DIR] [--by WHO] --all [--subsystem S] [--any-config]\n"
 	"   or: bkl pushdown [--db DB] [--tree DIR] [--by WHO] --core [--partial]\n"
 	"   or: bkl pushdown [--db DB] [--tree DIR] --check\n"
+	"   or: bkl pushdown [--db DB] [--by WHO] --withdraw --why TEXT DRIVER...\n"
 	"\n"
 	"Push the BKL from chrdev_open() down into a driver: writes\n"
 	"patches/drivers/DRIVER/0001-<area>-DRIVER-push-down-the-BKL-into-open.patch,\n"
@@ -39,6 +40,8 @@ const char usage_pushdown[] =
 	"    --check          walk patches/series against the DB: name every\n"
 	"                     lock_kernel() a push-down adds outside an entry\n"
 	"                     point (exit 1 if any)\n"
+	"    --withdraw       take the driver's patches (push-down and conversion)\n"
+	"                     out of the series, logged with --why\n"
 	"    --force          write a driver's push-down again\n"
 	"    --by WHO         author and Signed-off-by (default $BKL_AUTHOR or git's)\n";
 
@@ -107,8 +110,8 @@ static int check_series(const char *db, const char *tree)
 
 int cmd_pushdown(int argc, const char **argv)
 {
-	const char *db = NULL, *tree = NULL, *by = NULL, *subsystem = NULL, *who;
-	int do_all = 0, core = 0, force = 0, any_config = 0, partial = 0, check = 0;
+	const char *db = NULL, *tree = NULL, *by = NULL, *subsystem = NULL, *why = NULL, *who;
+	int do_all = 0, core = 0, force = 0, any_config = 0, partial = 0, check = 0, withdraw = 0;
 	int nr, i, k, ret = 0;
 	struct campaign c;
 	struct cdriver *d;
@@ -123,6 +126,8 @@ int cmd_pushdown(int argc, const char **argv)
 		OPT_BOOL(0, "any-config", &any_config),
 		OPT_BOOL(0, "partial", &partial),
 		OPT_BOOL(0, "check", &check),
+		OPT_BOOL(0, "withdraw", &withdraw),
+		OPT_STRING(0, "why", &why),
 		OPT_END()
 	};
 
@@ -130,7 +135,8 @@ int cmd_pushdown(int argc, const char **argv)
 	if (check && argc >= 0 && !argc && !do_all && !core && !force && !by)
 		return check_series(db, tree);
 	if (argc < 0 || (!argc && !do_all && !core) || (argc && (do_all || core)) ||
-	    (do_all && core) || ((subsystem || any_config) && !do_all) || (partial && !core))
+	    (do_all && core) || ((subsystem || any_config) && !do_all) || (partial && !core) ||
+	    (withdraw && (!argc || force || !why || !*why)) || (why && !withdraw))
 		return show_usage(find_command("pushdown"), 1);
 	who = campaign_who(by);
 	if (!who)
@@ -141,7 +147,11 @@ int cmd_pushdown(int argc, const char **argv)
 		campaign_close(&c);
 		return -1;
 	}
-	if (core)
+	if (withdraw) {
+		for (i = 0; i < argc && !ret; i++)
+			ret = campaign_withdraw(&c, argv[i], who, why);
+		argc = 0;
+	} else if (core)
 		ret = campaign_pushdown_core(&c, d, nr, who, partial);
 	else if (do_all)
 		ret = all(&c, d, nr, subsystem, who, any_config);

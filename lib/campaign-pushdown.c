@@ -248,7 +248,7 @@ static void changelog(const struct cdriver *d, const char *notes, struct strbuf 
 int campaign_pushdown(struct campaign *c, const struct cdriver *d, const char *author, int force)
 {
 	struct strbuf scratch = STRBUF_INIT, rel = STRBUF_INIT, subject = STRBUF_INIT;
-	struct strbuf body = STRBUF_INIT, notes = STRBUF_INIT;
+	struct strbuf body = STRBUF_INIT, notes = STRBUF_INIT, skip = STRBUF_INIT;
 	char **files, *old = campaign_patch_find(c, d, 1);
 	char *prefix = cdriver_prefix(d, 0), *file_prefix = cdriver_prefix(d, 1);
 	int i, nr = implicit_files(d, &files), ret = -1;
@@ -263,7 +263,9 @@ int campaign_pushdown(struct campaign *c, const struct cdriver *d, const char *a
 	}
 	strbuf_addf(&rel, "drivers/%s/0001-%s-push-down-the-BKL-into-open.patch", d->id, file_prefix);
 	strbuf_addf(&subject, "%s: push down the BKL into %s", prefix, members(d));
-	if (campaign_base(c, files, nr, old, &scratch))
+	/* made again: against the series without any of the driver's patches */
+	strbuf_addf(&skip, "drivers/%s/", d->id);
+	if (campaign_base(c, files, nr, old ? skip.buf : NULL, &scratch))
 		goto out;
 	for (i = 0; i < nr; i++)
 		if (push_file(c, d, scratch.buf, files[i], &notes))
@@ -292,6 +294,7 @@ out:
 	strbuf_release(&subject);
 	strbuf_release(&body);
 	strbuf_release(&notes);
+	strbuf_release(&skip);
 	return ret;
 }
 

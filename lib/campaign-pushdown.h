@@ -18,6 +18,11 @@ int campaign_pushdown(struct campaign *c, const struct cdriver *d, const char *a
  */
 int campaign_pushdown_core(struct campaign *c, const struct cdriver *all, int nr,
 			   const char *author, int partial);
+/*
+ * Take driver id's patches out of patches/ and the series, and log the
+ * step (status unclaimed) with why (lib/campaign-withdraw.c).
+ */
+int campaign_withdraw(struct campaign *c, const char *id, const char *who, const char *why);
 #define CORE_PATCH "drivers/_core/0001-chrdev-stop-taking-the-BKL-in-chrdev_open.patch"
 
 struct csrc;

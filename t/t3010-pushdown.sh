@@ -343,7 +343,18 @@ test_expect_success 'push-downs go into registered opens only; what they reach i
 		analyze_fixture "$FX3" "$BKL_DB" &&
 		(bkl pushdown --check >out; test $? = 1) &&
 		grep "^patches/$BAD: tuner_gate_ctrl() (drivers/char/tuner.c:5) is no registered char device open()/fasync(): reached through gate_ops.gate_ctrl from gate_open() (by-type, one of 2)$" out &&
-		grep "^series: 2 push-downs, 2 lock_kernel() added, 1 outside" out
+		grep "^series: 2 push-downs, 2 lock_kernel() added, 1 outside" out &&
+		test_must_fail bkl pushdown --withdraw tuner 2>err &&
+		grep "^usage: bkl pushdown" err &&
+		bkl pushdown --withdraw --why "tuner_gate_ctrl() is no entry point" tuner >out &&
+		test_one_line out "^tuner: withdrew 1 patch$" &&
+		! grep tuner "$BKL_REPO/patches/series" &&
+		! test -e "$BKL_REPO/patches/drivers/tuner" &&
+		grep "	tuner	withdraw	unclaimed		Camp Aigner <camp@example.org>	0001-char-tuner-push-down-the-BKL-into-gate_ctrl.patch withdrawn: tuner_gate_ctrl() is no entry point$" \
+			"$BKL_REPO/drivers-audit/campaign.log" &&
+		analyze_fixture "$FX3" "$BKL_DB" &&
+		bkl pushdown --check >out &&
+		grep "^series: 1 push-downs, 1 lock_kernel() added, 0 outside" out
 	)
 '
 
