@@ -261,13 +261,21 @@ static void changelog(const struct campaign *c, const struct cdriver *d, int ver
 		      const char *why, const char *mutex, const char *order, struct strbuf *body)
 {
 	char *rec = cdriver_record_path(c, d);
-	struct strbuf eps = STRBUF_INIT;
-	int i;
+	struct strbuf eps = STRBUF_INIT, via = STRBUF_INIT;
+	int i, k, n;
 
-	for (i = 0; i < d->nr_e; i++)
-		strbuf_addf(&eps, "%s%s()", i ? ", " : "", d->e[i].function);
-	strbuf_addf(body, "The big kernel lock in %s was pushed down from chrdev_open() "
-		    "so that the driver behaved exactly as before. ", eps.buf);
+	/* what the push-down took it in: the functions with lock sites of their own */
+	for (i = 0, k = 0; i < d->nr_e; i++)
+		if (d->e[i].locks)
+			strbuf_addf(&eps, "%s%s()", k++ ? ", " : "", d->e[i].function);
+	for (i = 0, n = 0; i < d->nr_e; i++) {
+		if (!d->e[i].locks || !centry_is_entry(&d->e[i]) || strstr(via.buf, d->e[i].via))
+			continue;
+		strbuf_addf(&via, "%s%s()", n++ ? ", " : "", d->e[i].via);
+	}
+	strbuf_addf(body, "The big kernel lock in %s was pushed down from %s so that the "
+		    "driver behaved exactly as before. ", eps.len ? eps.buf : "its entry points",
+		    via.len ? via.buf : "its callers");
 	if (verdict == V_NONE)
 		strbuf_addstr(body, "The audit found nothing it protects here, so remove it.\n\n");
 	else if (verdict == V_MUTEX)
@@ -282,6 +290,7 @@ static void changelog(const struct campaign *c, const struct cdriver *d, int ver
 		strbuf_addf(body, "Audit: %s\n\n", why);
 	strbuf_addf(body, "The audit record is %s.\n", rec + strlen(c->repo) + 1);
 	strbuf_release(&eps);
+	strbuf_release(&via);
 	free(rec);
 }
 

@@ -388,7 +388,7 @@ static int checkpatch(const struct campaign *c, const char *patch)
 
 int campaign_write_patch(const struct campaign *c, const struct cpatch *p)
 {
-	struct strbuf diff = STRBUF_INIT, text = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf diff = STRBUF_INIT, text = STRBUF_INIT, path = STRBUF_INIT, tmp = STRBUF_INIT;
 	struct strbuf la = STRBUF_INIT, lb = STRBUF_INIT, fa = STRBUF_INIT, fb = STRBUF_INIT;
 	int i, rc, ret = -1;
 	FILE *f;
@@ -428,20 +428,28 @@ int campaign_write_patch(const struct campaign *c, const struct cpatch *p)
 	if (mkdir_p(path.buf))
 		goto out;
 	path.buf[strlen(path.buf)] = '/';
-	f = fopen(path.buf, "w");
+	/* checked beside it first: a patch made again that fails keeps the old one */
+	strbuf_addf(&tmp, "%s.new", path.buf);
+	f = fopen(tmp.buf, "w");
 	if (!f || fwrite(text.buf, 1, text.len, f) != text.len || fclose(f)) {
-		error("cannot write '%s'", path.buf);
-		goto out;
+		error("cannot write '%s'", tmp.buf);
+		goto out_tmp;
 	}
-	if (checkpatch(c, path.buf)) {
-		unlink(path.buf);
-		goto out;
+	if (checkpatch(c, tmp.buf))
+		goto out_tmp;
+	if (rename(tmp.buf, path.buf)) {
+		error("cannot write '%s': %s", path.buf, strerror(errno));
+		goto out_tmp;
 	}
 	ret = 0;
+	goto out;
+out_tmp:
+	unlink(tmp.buf);
 out:
 	strbuf_release(&diff);
 	strbuf_release(&text);
 	strbuf_release(&path);
+	strbuf_release(&tmp);
 	strbuf_release(&la);
 	strbuf_release(&lb);
 	strbuf_release(&fa);

@@ -309,7 +309,7 @@ static void exit_stmts(const struct fn *fn, int k, int e, const char *ind, struc
 static int rewrite_return(const struct fn *fn, int k, struct edits *ed)
 {
 	const struct csrc *c = fn->c;
-	int e = ret_end(fn, k), p = k - 1;
+	int e = ret_end(fn, k), p = k - 1, end;
 	struct strbuf sb = STRBUF_INIT;
 	char *ind, *ind2;
 
@@ -328,8 +328,14 @@ static int rewrite_return(const struct fn *fn, int k, struct edits *ed)
 		strbuf_addf(&sb, " {\n%s", ind2);
 		exit_stmts(fn, k, e, ind2, &sb);
 		strbuf_addf(&sb, "\n%s}", ind);
-		edits_add(ed, c->t[p].off + c->t[p].len, c->t[e].off + 1 - (c->t[p].off + c->t[p].len),
-			  sb.buf);
+		/* "} else", as coding-style.rst wants it, when an else follows */
+		end = c->t[e].off + 1;
+		if (e + 1 < c->nr && tok_is(c, e + 1, "else") &&
+		    only_space(c, end, c->t[e + 1].off)) {
+			strbuf_addstr(&sb, " ");
+			end = c->t[e + 1].off;
+		}
+		edits_add(ed, c->t[p].off + c->t[p].len, end - (c->t[p].off + c->t[p].len), sb.buf);
 	} else if (tok_starts_line(c, k)) {
 		ind = line_indent(c, c->t[k].off);
 		ind2 = strdup(ind);

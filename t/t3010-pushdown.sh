@@ -200,6 +200,16 @@ test_expect_success GCC 'a pointer to const is moved below the lock, and compile
 	gcc -fsyntax-only -Wall -Werror -Wno-unused-but-set-variable -I inc -x c foo.out
 '
 
+# hpet_fasync() in 6.1: "if (x) return 0; else return -EIO;" became
+# "}" and "else {" on two lines, which checkpatch.pl refuses.
+test_expect_success 'an if/else of returns becomes "} else {"' '
+	pushdown_variant "sed -i \"s|^	if (!foo_ready)$|	if (minor == 1)\n		return -EIO;\n	else\n		return -EAGAIN;\n&|\" foo.c" &&
+	grep -A3 "^	if (minor == 1) {$" foo.out >got &&
+	printf "	if (minor == 1) {\n		ret = -EIO;\n		goto out;\n	} else {\n" >expect &&
+	test_cmp expect got &&
+	! grep "^	else" foo.out
+'
+
 test_expect_success 'the series still applies to the pristine tree' '
 	bkl tree --check --patches "$BKL_REPO/patches" >out &&
 	grep "series applies (2 patches)" out

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+test_description='the committed series: every push-down goes into a registered char device open()/fasync()'
+. ./test-lib.sh
+
+# The real cache: the work tree and this test's DB are kept there, so a
+# second run analyzes only what the series changed.
+: "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
+export BKL_CACHE
+DB=$BKL_CACHE/series-check.db
+PATCHES=$BKL_ROOT/patches
+
+test -f /usr/src/linux-source-6.1.tar.xz && test_set_prereq LINUX_SOURCE
+
+# What the push-downs change, and every file their changelogs name as
+# evidence (the registration, the call made with the BKL held): the DB
+# must hold those facts itself.
+series_files() {
+	grep "^drivers/.*/0001-.*push-down" "$PATCHES/series" | while read -r p; do
+		grep "^+++ b/" "$PATCHES/$p" | sed "s|^+++ b/||"
+		sed -n "/^Entry points:/,/^Signed-off-by:/p" "$PATCHES/$p" | tr -s "\n " "  " |
+			grep -o " at [A-Za-z0-9_/.,+-]*\.c:[0-9]*" | sed "s/^ at //; s/:[0-9]*$//"
+	done | sort -u
+}
+
+test_expect_success LINUX_SOURCE 'the work tree has the series' '
+	bkl tree >out &&
+	grep "patches applied" out
+'
+
+test_expect_success LINUX_SOURCE 'every push-down names its registration and its caller' '
+	n=0 &&
+	for p in $(grep "^drivers/.*/0001-.*push-down" "$PATCHES/series"); do
+		sed -n "/^Entry points:/,/^Signed-off-by:/p" "$PATCHES/$p" | tr -s "\n " "  " >eps &&
+		grep -q "registered by [a-z0-9_]*() at [^ ]*:[0-9]*, called by [a-z0-9_]*() at [^ ]*:[0-9]*" eps ||
+		{ echo "patches/$p: no registration and caller in its changelog"; n=$((n + 1)); }
+	done &&
+	test $n = 0
+'
+
+test_expect_success LINUX_SOURCE 'the files the series touches and names are analyzed' '
+	series_files >files &&
+	test "$(wc -l <files)" -gt 100 &&
+	(cd "$BKL_CACHE/linux/work" && bkl audit --db "$DB" $(cat "$TRASH_DIRECTORY/files")) >audit.out &&
+	grep "^audit: database:" audit.out
+'
+
+test_expect_success LINUX_SOURCE 'no push-down outside a registered char device open()/fasync()' '
+	bkl pushdown --check --db "$DB" >out || { cat out; false; } &&
+	grep "^series: [0-9]* push-downs, [0-9]* lock_kernel() added, 0 outside a registered char device open()/fasync(), 0 not in the DB$" out
+'
+
+test_done
