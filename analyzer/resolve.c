@@ -438,6 +438,27 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 	}
 }
 
+/* 1 for each function some struct member holds (a table's, or assigned). */
+static char *stored_functions(struct graph *g)
+{
+	char *stored = xrealloc_arr(NULL, g->nr_fns + 1, 1);
+	int i, n;
+
+	memset(stored, 0, g->nr_fns + 1);
+	for (i = 0; i < g->nr_stores; i++) {
+		const struct g_store *st = &g->stores[i];
+
+		if (st->is_table)
+			continue;
+		n = gmap_get(&g->fmap, st->value, st->file_id);
+		if (n < 0 || (!st->value_static && g->fns[n].is_static))
+			n = gmap_get(&g->fmap, st->value, SCOPE_GLOBAL);
+		if (n >= 0 && n < g->nr_fns)
+			stored[n] = 1;
+	}
+	return stored;
+}
+
 /*
  * Forward, once: member calls made with the BKL held cover what they
  * reach; in a covered function, calls that inherit the caller's BKL do too.
@@ -447,9 +468,20 @@ static void coverage(struct graph *g)
 	int *queue = xrealloc_arr(NULL, g->nr_fns + 1, sizeof(int));
 	int head = 0, tail = 0, j;
 
-	for (j = 0; j < g->nr_edges; j++)
-		if (g->edges[j].kind == CALL_MEMBER && (g->edges[j].held & HELD_YES))
-			cover_from(g, j, queue, &tail);
+	char *stored = stored_functions(g);
+	int pass;
+
+	/*
+	 * The lock sites no table points to first (chrdev_call_open(),
+	 * vfs_fasync()): an entry point's evidence is then the 2.6.26 site,
+	 * not a pushed-down open that happens to make the same call.
+	 */
+	for (pass = 0; pass < 2; pass++)
+		for (j = 0; j < g->nr_edges; j++)
+			if (g->edges[j].kind == CALL_MEMBER && (g->edges[j].held & HELD_YES) &&
+			    stored[g->edges[j].caller] == pass)
+				cover_from(g, j, queue, &tail);
+	free(stored);
 	while (head < tail) {
 		struct g_fn *f = &g->fns[queue[head++]];
 

@@ -185,9 +185,10 @@ static void entry_evidence(const struct centry *e, struct strbuf *body)
 {
 	strbuf_addf(body, "  %s() in %s: ->%s() of %s%s", e->function, e->file, e->member,
 		    e->tbl ? e->tbl : "a table", e->tbl ? "," : "");
-	if (e->reg_via)
-		strbuf_addf(body, " registered by %s() at %s:%d,", e->reg_via, e->reg_file,
-			    e->reg_line);
+	if (e->reg_via)	/* a registration call, or a store that registers (cdev.ops) */
+		strbuf_addf(body, " %s %s%s at %s:%d,", strchr(e->reg_via, '.') ? "stored in" :
+			    "registered by", e->reg_via, strchr(e->reg_via, '.') ? "" : "()",
+			    e->reg_file, e->reg_line);
 	strbuf_addf(body, " called by %s() at %s:%d\n", e->via, e->via_file, e->via_line);
 }
 

@@ -120,8 +120,10 @@ static void reached(struct strbuf *sb, const struct cdriver *d)
 			if (!strcmp(e->edge, "by-type"))
 				strbuf_addf(sb, ", by type (one of %d)", e->candidates);
 			else if (e->reg_via)
-				strbuf_addf(sb, ", table `%s` registered by `%s()` (%s:%d)",
-					    e->tbl ? e->tbl : "?", e->reg_via, e->reg_file, e->reg_line);
+				strbuf_addf(sb, ", table `%s` %s `%s%s` (%s:%d)",
+					    e->tbl ? e->tbl : "?", strchr(e->reg_via, '.') ?
+					    "stored in" : "registered by", e->reg_via,
+					    strchr(e->reg_via, '.') ? "" : "()", e->reg_file, e->reg_line);
 			strbuf_addstr(sb, "\n");
 		}
 	}

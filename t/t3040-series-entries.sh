@@ -32,7 +32,7 @@ test_expect_success LINUX_SOURCE 'every push-down names its registration and its
 	n=0 &&
 	for p in $(grep "^drivers/.*/0001-.*push-down" "$PATCHES/series"); do
 		sed -n "/^Entry points:/,/^Signed-off-by:/p" "$PATCHES/$p" | tr -s "\n " "  " >eps &&
-		grep -q "registered by [a-z0-9_]*() at [^ ]*:[0-9]*, called by [a-z0-9_]*() at [^ ]*:[0-9]*" eps ||
+		grep -q "\(registered by [a-z0-9_]*()\|stored in [a-z0-9_]*\.[a-z0-9_]*\) at [^ ]*:[0-9]*, called by [a-z0-9_]*() at [^ ]*:[0-9]*" eps ||
 		{ echo "patches/$p: no registration and caller in its changelog"; n=$((n + 1)); }
 	done &&
 	test $n = 0
