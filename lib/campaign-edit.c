@@ -55,28 +55,55 @@ void edits_release(struct edits *ed)
 	ed->nr = 0;
 }
 
-/* The #include lines of the file's leading block: offsets of "#include <linux/" lines. */
-static int linux_includes(const struct csrc *c, int *offs, int max, int *last_any)
+/* "#  ifdef" -> "ifdef": the directive of a preprocessor line, else NULL. */
+static const char *directive(const char *p)
 {
-	const char *p = c->text;
-	int n = 0, limit = c->nr ? c->t[0].off : c->size;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p != '#')
+		return NULL;
+	for (p++; *p == ' ' || *p == '\t'; p++)
+		;
+	return p;
+}
+
+static int is_word(const char *p, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(p, w, n) && (p[n] == ' ' || p[n] == '\t' || p[n] == '\n' ||
+				     p[n] == '(' || p[n] == '<' || p[n] == '"' || !p[n]);
+}
+
+/*
+ * Where a new #include goes: after the last #include of the file's leading
+ * block (before its first function) that no #if/#ifdef/#ifndef encloses.
+ * Sorted among the <linux/...> ones it could land under an #ifdef
+ * (atyfb's CONFIG_ADB_PMU block) and not be seen.  -1 when there is none.
+ */
+static int include_slot(const struct csrc *c)
+{
+	const char *p, *d, *nl;
+	int limit = c->size, depth = 0, at = -1;
 	struct cfunc *f;
 	int nf = csrc_functions(c, &f);
 
-	if (nf)
-		limit = f[0].start < c->nr ? c->t[f[0].start].off : limit;
+	if (nf && f[0].start < c->nr)
+		limit = c->t[f[0].start].off;
 	cfuncs_release(f, nf);
-	*last_any = -1;
-	for (p = c->text; p && p < c->text + c->size; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (p - c->text > limit && limit > 0)
-			break;
-		if (strncmp(p, "#include", 8))
+	for (p = c->text; p && p < c->text + limit; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		d = directive(p);
+		if (!d)
 			continue;
-		*last_any = p - c->text;
-		if (strstr(p, "<linux/") && strstr(p, "<linux/") < strchr(p, '\n') && n < max)
-			offs[n++] = p - c->text;
+		if (is_word(d, "if") || is_word(d, "ifdef") || is_word(d, "ifndef"))
+			depth++;
+		else if (is_word(d, "endif") && depth > 0)
+			depth--;
+		else if (is_word(d, "include") && !depth)
+			at = nl ? nl - c->text + 1 : c->size;
 	}
-	return n;
+	return at;
 }
 
 static int find_include(const struct csrc *c, const char *header)
@@ -100,35 +127,16 @@ static int find_include(const struct csrc *c, const char *header)
 
 int rewrite_add_include(const struct csrc *c, const char *header, struct edits *ed)
 {
-	int offs[256], n, i, last_any, sorted = 1, at = -1;
 	struct strbuf line = STRBUF_INIT;
+	int at;
 
 	if (find_include(c, header) >= 0)
 		return 1;
-	n = linux_includes(c, offs, 256, &last_any);
+	at = include_slot(c);
+	if (at < 0)
+		return error("'%s' has no #include outside #if/#ifdef before its first "
+			     "function to add <%s> after", c->path ? c->path : "?", header);
 	strbuf_addf(&line, "#include <%s>\n", header);
-	for (i = 1; i < n; i++)
-		if (strncmp(c->text + offs[i - 1], c->text + offs[i],
-			    strcspn(c->text + offs[i], "\n")) > 0)
-			sorted = 0;
-	for (i = 0; i < n && sorted && at < 0; i++)
-		if (strncmp(c->text + offs[i], line.buf, line.len) > 0)
-			at = offs[i];
-	if (at < 0 && n) {
-		const char *nl = strchr(c->text + offs[n - 1], '\n');
-
-		at = nl ? nl - c->text + 1 : c->size;
-	}
-	if (at < 0 && last_any >= 0) {
-		const char *nl = strchr(c->text + last_any, '\n');
-
-		at = nl ? nl - c->text + 1 : c->size;
-	}
-	if (at < 0) {
-		strbuf_release(&line);
-		return error("'%s' has no #include block to add <%s> to", c->path ? c->path : "?",
-			     header);
-	}
 	edits_add(ed, at, 0, line.buf);
 	strbuf_release(&line);
 	return 0;

@@ -63,6 +63,8 @@ static int push_file(const struct campaign *cp, const struct cdriver *d, const c
 	strbuf_addf(&path, "%s/a/%s", scratch, file);
 	if (csrc_read(&c, path.buf))
 		goto out;
+	free(c.path);		/* errors name the tree's file, not the scratch copy */
+	c.path = strdup(file);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/%.*s", cp->tree, (int)(strrchr(file, '/') ? strrchr(file, '/') - file : 0),
 		    file);

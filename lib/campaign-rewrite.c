@@ -414,6 +414,25 @@ static int reads_only_args(const struct fn *fn, int from, int to, char **moved, 
 }
 
 /*
+ * Is the variable declared by [s, name] itself const ("const int n",
+ * "struct foo *const p"), so that it cannot be assigned?  A const before
+ * the last '*' is the pointee's: "const struct foo *p" can be.
+ */
+static int const_object(const struct csrc *c, int s, int name)
+{
+	int k, star = -1, cst = -1;
+
+	for (k = s; k < name; k++) {
+		if (tok_is(c, k, "*"))
+			star = k;
+		else if (tok_is(c, k, "const"))
+			cst = k;
+		k = c->t[k].match > k ? c->t[k].match : k;
+	}
+	return cst > star;
+}
+
+/*
  * Initializers ran under the BKL when chrdev_open() took it: one that
  * reads more than the arguments becomes an assignment after lock_kernel().
  */
@@ -443,6 +462,13 @@ static int move_initializers(const struct fn *fn, struct edits *ed, struct strbu
 			ret = error("'%s' line %d: an initializer to move below lock_kernel() "
 				    "in a declaration too complex for this tool", fn->f->name,
 				    c->t[s].line);
+			break;
+		}
+		if (const_object(c, s, name)) {
+			ret = error("%s:%d: '%.*s' in '%s' is const: its initializer cannot become "
+				    "an assignment below lock_kernel(); push the BKL down by hand",
+				    c->path ? c->path : "?", c->t[s].line, c->t[name].len,
+				    c->text + c->t[name].off, fn->f->name);
 			break;
 		}
 		moved[nr_moved] = tok_dup(c, name);

@@ -33,7 +33,10 @@ void edits_release(struct edits *ed);
 int rewrite_pushdown(const struct csrc *c, const struct cfunc *f, struct edits *ed,
 		     struct strbuf *notes);
 
-/* #include <header> among the file's <linux/...> includes: 1 when already there. */
+/*
+ * #include <header> after the last #include of the leading block that no
+ * #if encloses: 1 when already there, -1 after error() when none.
+ */
 int rewrite_add_include(const struct csrc *c, const char *header, struct edits *ed);
 /* Drop the #include <header> line; 1 when there is none. */
 int rewrite_drop_include(const struct csrc *c, const char *header, struct edits *ed);

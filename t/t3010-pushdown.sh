@@ -146,6 +146,59 @@ test_expect_success 'a macro that returns, in the file or its header, is refused
 	test "$(grep -c foo "$BKL_REPO/patches/series")" = 1
 '
 
+# Run "bkl pushdown --force foo" on a variant of the fixture's foo.c made
+# by the shell commands in $1 (on foo.c, the pristine file); stderr in
+# err, the patched foo.c in foo.out; foo.c and the patch put back after.
+pushdown_variant() {
+	SRC=$FX/cache/linux/pristine/drivers/char/foo.c &&
+	cp "$SRC" foo.c.orig && cp "$BKL_REPO/patches/$PD" before.patch &&
+	cp foo.c.orig foo.c && (eval "$1") && cp foo.c "$SRC" &&
+	{ bkl pushdown --force foo 2>err; rc=$?; } &&
+	rm -rf v && mkdir -p v/drivers/char && cp foo.c v/drivers/char/foo.c &&
+	{ test $rc != 0 || patch -s -p1 -d v <"$BKL_REPO/patches/$PD"; } &&
+	cp v/drivers/char/foo.c foo.out
+	cp foo.c.orig "$SRC" && cp before.patch "$BKL_REPO/patches/$PD" &&
+	return $rc
+}
+
+# atyfb, neofb, cirrusfb, sisusbvga, snd-seq: the include was sorted in
+# among <linux/...> lines that sat under an #ifdef the build leaves out.
+test_expect_success GCC 'the include goes after the last #include no #if encloses' '
+	pushdown_variant "sed -i \"s|^#include <linux/fs.h>$|&\n#ifdef CONFIG_FOO_PMU\n#include <linux/mutex.h>\n#if 1\n#endif\n#endif|\" foo.c" &&
+	sed -n "/^#include <linux\/fs.h>$/{n;p;}" foo.out >next &&
+	echo "#include <linux/smp_lock.h>" >expect && test_cmp expect next &&
+	test "$(grep -c smp_lock foo.out)" = 1 &&
+	mkdir -p inc/linux && cp "$BKL_TREE"/include/linux/*.h inc/linux/ &&
+	gcc -fsyntax-only -Wall -Werror -I inc -x c foo.out
+'
+
+test_expect_success 'a file whose every #include is under an #if is refused by name' '
+	test_must_fail pushdown_variant "sed -i \"s|^#include <linux/fs.h>$|#ifdef __KERNEL__\n&\n#endif|\" foo.c" &&
+	test_one_line err "error: .drivers/char/foo.c. has no #include outside #if/#ifdef before its first function to add <linux/smp_lock.h> after" &&
+	test_cmp before.patch "$BKL_REPO/patches/$PD"
+'
+
+# counter in 6.1: "struct counter_device *const counter = container_of(...)"
+# became a declaration and an assignment below lock_kernel(): no build.
+test_expect_success 'a const variable whose initializer must move is refused at file:line' '
+	test_must_fail pushdown_variant "sed -i \"s|^	int minor = iminor(inode);$|&\n	const int busy = foo_count;|\" foo.c" &&
+	test_one_line err "error: drivers/char/foo.c:[0-9]*: .busy. in .foo_open. is const: its initializer cannot become an assignment below lock_kernel()" &&
+	line=$(grep -n "const int busy" foo.out | cut -d: -f1) &&
+	grep -q "foo.c:$line:" err &&
+	test_must_fail pushdown_variant "sed -i \"s|^	int minor = iminor(inode);$|&\n	int *const cp = \&foo_count;|\" foo.c" &&
+	test_one_line err "error: drivers/char/foo.c:[0-9]*: .cp. in .foo_open. is const" &&
+	test_cmp before.patch "$BKL_REPO/patches/$PD"
+'
+
+test_expect_success GCC 'a pointer to const is moved below the lock, and compiles' '
+	pushdown_variant "sed -i \"s|^	int minor = iminor(inode);$|&\n	const int *cp = \&foo_count;|\" foo.c" &&
+	sed -n "/^	lock_kernel();/{n;p;}" foo.out >next &&
+	echo "	cp = &foo_count;" >expect && test_cmp expect next &&
+	grep "^	const int \*cp;$" foo.out &&
+	mkdir -p inc/linux && cp "$BKL_TREE"/include/linux/*.h inc/linux/ &&
+	gcc -fsyntax-only -Wall -Werror -Wno-unused-but-set-variable -I inc -x c foo.out
+'
+
 test_expect_success 'the series still applies to the pristine tree' '
 	bkl tree --check --patches "$BKL_REPO/patches" >out &&
 	grep "series applies (2 patches)" out
