@@ -146,11 +146,13 @@ static int in_scope(const char *path, const char *scope)
 
 /*
  * The .c files the series writes, those under scope only; shared: a hash
- * of the other files it writes, as they are in the tree now.
+ * of the other files it writes, as they are in the tree now; newest: the
+ * mtime of the newest of those.
  */
 static int series_objects(const struct series *s, const char *tree, const char **scope,
-			  int nr_scope, struct blist *out, uint64_t *shared)
+			  int nr_scope, struct blist *out, uint64_t *shared, long long *newest)
 {
+	struct stat st;
 	struct blist c_files = { 0 }, other = { 0 };
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	char **rel = calloc(nr_scope + 1, sizeof(*rel));
@@ -173,6 +175,8 @@ static int series_objects(const struct series *s, const char *tree, const char *
 		strbuf_addf(&path, "%s/%s", tree, other.path[i]);
 		if (strbuf_read_file(&text, path.buf) < 0)
 			strbuf_addstr(&text, "(unreadable)");
+		if (!stat(path.buf, &st) && kflags_mtime_ns(&st) > *newest)
+			*newest = kflags_mtime_ns(&st);
 		*shared = fnv1a(*shared, other.path[i], strlen(other.path[i]) + 1);
 		*shared = fnv1a(*shared, text.buf, text.len);
 	}
@@ -283,20 +287,6 @@ static int find_error(const char *log, const char *tree, const char *src, int an
 	return 0;
 }
 
-static void make_argv_init(const char **argv, int *nr, const char *tree, struct strbuf *o,
-			   struct strbuf *j, int jobs, const char *objtree)
-{
-	strbuf_addf(j, "-j%d", jobs > 0 ? jobs : 1);
-	strbuf_addf(o, "O=%s", objtree);
-	argv[(*nr)++] = "make";
-	argv[(*nr)++] = "-s";
-	argv[(*nr)++] = "-k";
-	argv[(*nr)++] = j->buf;
-	argv[(*nr)++] = "-C";
-	argv[(*nr)++] = tree;
-	argv[(*nr)++] = o->buf;
-}
-
 static void obj_name(struct strbuf *sb, const char *objtree, const char *src)
 {
 	strbuf_reset(sb);
@@ -306,13 +296,58 @@ static void obj_name(struct strbuf *sb, const char *objtree, const char *src)
 	strbuf_addstr(sb, "o");
 }
 
+/* Did make say the rule for obj failed: "[...Makefile.build:250: drivers/x.o] Error 1"? */
+static int make_failed(const char *log, const char *obj)
+{
+	const char *p = log;
+	size_t n = strlen(obj);
+
+	while ((p = strstr(p, obj))) {
+		if (p > log && (p[-1] == ' ' || p[-1] == '/') && !strncmp(p + n, "] Error ", 8))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/*
+ * A .o older than its source, the .config or the newest file the series
+ * writes besides .c files is stale: it goes, so that it cannot pass for
+ * a build that failed.  One newer is kept (an interrupted run built it)
+ * and Kbuild decides.
+ */
+static void drop_stale(const char *tree, const char *objtree, const char *src, long long newest)
+{
+	struct strbuf obj = STRBUF_INIT, path = STRBUF_INIT;
+	struct stat st;
+	long long t;
+
+	obj_name(&obj, objtree, src);
+	strbuf_addf(&path, "%s/.config", objtree);
+	if (!stat(path.buf, &st) && kflags_mtime_ns(&st) > newest)
+		newest = kflags_mtime_ns(&st);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/%s", tree, src);
+	if (!stat(path.buf, &st) && kflags_mtime_ns(&st) > newest)
+		newest = kflags_mtime_ns(&st);
+	if (stat(obj.buf, &st))
+		goto out;
+	t = kflags_mtime_ns(&st);
+	if (t <= newest)
+		unlink(obj.buf);
+out:
+	strbuf_release(&obj);
+	strbuf_release(&path);
+}
+
 /*
  * make -k every object in todo at once; an object whose .o is there
- * after is built.  A failure's error line comes from that output, else
- * from building it alone (an error in a header names the header).
+ * after, and whose rule make does not say failed, is built.  A failure's
+ * error line comes from that output, else from building it alone (an
+ * error in a header names the header).
  */
 static int build_objects(const char *tree, const char *objtree, struct bobj **todo, int nr,
-			 int jobs)
+			 long long newest, int jobs)
 {
 	const char **argv = calloc(nr + 10, sizeof(*argv));
 	struct strbuf o = STRBUF_INIT, j = STRBUF_INIT, log = STRBUF_INIT, obj = STRBUF_INIT;
@@ -321,11 +356,18 @@ static int build_objects(const char *tree, const char *objtree, struct bobj **to
 
 	if (!argv || !names)
 		abort();
-	make_argv_init(argv, &argc, tree, &o, &j, jobs, objtree);
+	strbuf_addf(&j, "-j%d", jobs > 0 ? jobs : 1);
+	strbuf_addf(&o, "O=%s", objtree);
+	argv[argc++] = "make";
+	argv[argc++] = "-s";
+	argv[argc++] = "-k";
+	argv[argc++] = j.buf;	/* argv[3]: -j1 when one is built again alone */
+	argv[argc++] = "-C";
+	argv[argc++] = tree;
+	argv[argc++] = o.buf;
 	base = argc;
 	for (i = 0; i < nr; i++) {
-		obj_name(&obj, objtree, todo[i]->src);
-		unlink(obj.buf);	/* a stale .o must not pass for a build */
+		drop_stale(tree, objtree, todo[i]->src, newest);
 		obj_name(&names[i], NULL, todo[i]->src);
 		argv[argc++] = names[i].buf;
 	}
@@ -337,7 +379,7 @@ static int build_objects(const char *tree, const char *objtree, struct bobj **to
 		struct strbuf line = STRBUF_INIT, alone = STRBUF_INIT;
 
 		obj_name(&obj, objtree, todo[i]->src);
-		if (path_exists(obj.buf)) {
+		if (path_exists(obj.buf) && !make_failed(sb_str(&log), names[i].buf)) {
 			todo[i]->status = 'o';
 			continue;
 		}
@@ -416,7 +458,8 @@ static double now(void)
 
 /* One config: configure, sort the objects, build what changed, report. */
 static int build_config(const char *tree, const char *series_hex, const char *config,
-			int bkl, struct blist *files, uint64_t shared, int jobs)
+			int bkl, struct blist *files, uint64_t shared, long long newest,
+			int jobs)
 {
 	struct strbuf objtree = STRBUF_INIT, cache = STRBUF_INIT, cfile = STRBUF_INIT;
 	struct strbuf label = STRBUF_INIT, text = STRBUF_INIT, path = STRBUF_INIT;
@@ -476,7 +519,7 @@ static int build_config(const char *tree, const char *series_hex, const char *co
 	}
 	if (nr_todo && isatty(2))
 		fprintf(stderr, "building %d objects in %s\n", nr_todo, objtree.buf);
-	if (nr_todo && build_objects(tree, objtree.buf, todo, nr_todo, jobs))
+	if (nr_todo && build_objects(tree, objtree.buf, todo, nr_todo, newest, jobs))
 		goto out;
 	if (save_results(cfile.buf, &cache, o, files->nr))
 		goto out;
@@ -522,12 +565,13 @@ int tree_build(const struct series *s, const char *tree, const char *config,
 {
 	struct blist files = { 0 };
 	uint64_t shared = 0;
+	long long newest = 0;
 	char key[17];
 	int a, b, ret = -1;
 
 	if (kbuild_check_tree(tree))
 		return -1;
-	if (series_objects(s, tree, scope, nr_scope, &files, &shared))
+	if (series_objects(s, tree, scope, nr_scope, &files, &shared, &newest))
 		goto out;
 	if (!files.nr) {
 		error("the series patches no .c file: nothing to build");
@@ -551,10 +595,10 @@ int tree_build(const struct series *s, const char *tree, const char *config,
 	 * (Kconfig, Makefiles, headers) changed, not for each driver patch.
 	 */
 	snprintf(key, sizeof(key), "%016llx", (unsigned long long)shared);
-	a = build_config(tree, key, config, 1, &files, shared, jobs);
+	a = build_config(tree, key, config, 1, &files, shared, newest, jobs);
 	if (a < 0)
 		goto out;
-	b = build_config(tree, key, config, 0, &files, shared, jobs);
+	b = build_config(tree, key, config, 0, &files, shared, newest, jobs);
 	if (b < 0)
 		goto out;
 	ret = a || b;
