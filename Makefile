@@ -5,6 +5,9 @@
 #   make setup      apt-get what the project needs, build libsparse (idempotent)
 #   make audit      the main job: set up, prepare the tree, audit, report
 #   make test       every fast test; ends with "N passed, N failed"
+#   make check      the build check: every .c file the series patches compiled
+#                   with Kbuild, allmodconfig with the BKL on, then off
+#                   (`bkl tree --build`); fails when one does not compile
 #   make qemu-test  every converted driver booted in QEMU, before and after
 #   make bench      the slow whole-tree runs and timings; never fails on time
 #
@@ -61,6 +64,9 @@ audit: setup bkl
 	./bkl report
 	@echo "the database: $${BKL_DB:-$(BKL_CACHE)/bkl.db}; the dashboard: ./bkl serve (http://127.0.0.1:8080/)"
 
+check: setup bkl
+	./bkl tree --build -j$(or $(BKL_JOBS),2)
+
 qemu-test: setup bkl
 	./bkl test --all --both
 
@@ -73,5 +79,5 @@ clean:
 	rm -f bkl $(OBJS) $(OBJS:.o=.d) $(GEN)
 	rm -rf t/trash*
 
-.PHONY: all setup test audit qemu-test bench clean
+.PHONY: all setup test check audit qemu-test bench clean
 -include $(OBJS:.o=.d)

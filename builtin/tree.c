@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "builtin.h"
 #include "lib/ktree.h"
 #include "lib/parse-options.h"
@@ -9,10 +11,12 @@
 #include "lib/run-command.h"
 #include "lib/series.h"
 #include "lib/strbuf.h"
+#include "lib/tree-build.h"
 #include "lib/usage.h"
 
 const char usage_tree[] =
 	"usage: bkl tree [--check] [--force] [--tarball FILE] [--patches DIR]\n"
+	"   or: bkl tree --build [--config NAME] [-j N] [--patches DIR] [DIR|FILE...]\n"
 	"\n"
 	"Unpack the Linux 6.1 tarball into $BKL_CACHE/linux/pristine (once, never\n"
 	"modified after) and make $BKL_CACHE/linux/work, a copy with the quilt\n"
@@ -23,6 +27,19 @@ const char usage_tree[] =
 	"    --force          re-make the work tree even if files in it were edited\n"
 	"    --tarball FILE   the kernel tarball (default " DEFAULT_TARBALL ")\n"
 	"    --patches DIR    the quilt patches directory (default: patches/ here)\n"
+	"\n"
+	"--build prepares the work tree, then compiles with Kbuild every .c file\n"
+	"the series patches (with DIR|FILE arguments, tree-relative, only those\n"
+	"under them) twice: in NAME (default allmodconfig) with CONFIG_BKL and\n"
+	"CONFIG_BKL_LEGACY_SITES on, then with CONFIG_BKL off.  Prints, per config,\n"
+	"one line per object that fails (with the compiler's first error line) or\n"
+	"that the config does not build (its option off, another arch), then\n"
+	"\"N objects, N failed (config)\".  Exits 1 when an object fails.  Each\n"
+	"config is built in $BKL_CACHE/build/; an object is compiled again only\n"
+	"when its source, the .config or another file the series writes changed.\n"
+	"\n"
+	"    --config NAME    the base config target or file (default allmodconfig)\n"
+	"    -j N             make jobs (default: the number of CPUs)\n"
 	"\n"
 	"$BKL_CACHE defaults to ~/.cache/bkl-audit.\n";
 
@@ -47,8 +64,9 @@ static int check_series(const struct series *s)
 
 int cmd_tree(int argc, const char **argv)
 {
-	const char *tarball = getenv("BKL_TARBALL"), *patches = NULL;
-	int check = 0, force = 0, ret = -1;
+	const char *tarball = getenv("BKL_TARBALL"), *patches = NULL, *config = "allmodconfig";
+	int check = 0, force = 0, build = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), ret = -1;
+	char real[PATH_MAX];
 	struct strbuf ver = STRBUF_INIT, def = STRBUF_INIT;
 	struct series s;
 	const struct option opts[] = {
@@ -56,11 +74,14 @@ int cmd_tree(int argc, const char **argv)
 		OPT_BOOL(0, "force", &force),
 		OPT_STRING(0, "tarball", &tarball),
 		OPT_STRING(0, "patches", &patches),
+		OPT_BOOL(0, "build", &build),
+		OPT_STRING(0, "config", &config),
+		OPT_INT('j', "jobs", &jobs),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, opts);
-	if (argc)
+	if (argc < 0 || (argc && !build) || (build && check))
 		return show_usage(find_command("tree"), 1);
 	if (!tarball || !*tarball)
 		tarball = DEFAULT_TARBALL;
@@ -80,6 +101,13 @@ int cmd_tree(int argc, const char **argv)
 		goto out_series;
 	}
 	ret = ktree_prepare_work(&s, force);
+	if (!ret && build) {
+		/* gcc names files by Kbuild's absolute srctree */
+		ret = realpath(ktree_dir("work"), real) ?
+		      tree_build(&s, real, config, argv, argc, jobs) :
+		      error("no work tree at '%s'", ktree_dir("work"));
+		goto out_series;
+	}
 	if (!ret)
 		printf("linux %s: %d patches applied in %s\n", ver.buf, s.nr, ktree_dir("work"));
 out_series:

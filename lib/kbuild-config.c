@@ -145,18 +145,23 @@ static int write_text(const char *path, const char *text)
 	return fclose(f) ? error("cannot write '%s': %s", path, strerror(errno)) : 0;
 }
 
-/* scripts/config -e BKL -e BKL_LEGACY_SITES, then olddefconfig keeps what exists. */
-static int enable_bkl(const char *srctree, const char *objtree, int jobs, const char *log)
+/*
+ * scripts/config -e BKL -e BKL_LEGACY_SITES (-d BKL when off), then
+ * olddefconfig keeps what exists.
+ */
+static int enable_bkl(const char *srctree, const char *objtree, int on, int jobs,
+		      const char *log)
 {
 	struct strbuf dotconfig = STRBUF_INIT, script = STRBUF_INIT;
 	const char *set[] = { NULL, "--file", NULL, "-e", "BKL", "-e", "BKL_LEGACY_SITES", NULL };
+	const char *unset[] = { NULL, "--file", NULL, "-d", "BKL", "-d", "BKL_LEGACY_SITES", NULL };
 	int ret;
 
 	strbuf_addf(&dotconfig, "%s/.config", objtree);
 	strbuf_addf(&script, "%s/scripts/config", srctree);
-	set[0] = script.buf;
-	set[2] = dotconfig.buf;
-	ret = run_logged(set, log, "scripts/config", objtree) ||
+	set[0] = unset[0] = script.buf;
+	set[2] = unset[2] = dotconfig.buf;
+	ret = run_logged(on ? set : unset, log, "scripts/config", objtree) ||
 	      make_in(srctree, objtree, "olddefconfig", jobs, log) ? -1 : 0;
 	strbuf_release(&dotconfig);
 	strbuf_release(&script);
@@ -164,7 +169,7 @@ static int enable_bkl(const char *srctree, const char *objtree, int jobs, const 
 }
 
 static int configure(const char *srctree, const char *objtree, const char *config,
-		     int jobs, const char *log)
+		     int bkl, int jobs, const char *log)
 {
 	struct strbuf dotconfig = STRBUF_INIT, text = STRBUF_INIT;
 	int ret = -1;
@@ -182,7 +187,7 @@ static int configure(const char *srctree, const char *objtree, const char *confi
 		    make_in(srctree, objtree, "olddefconfig", jobs, log))
 			goto out;
 	}
-	ret = enable_bkl(srctree, objtree, jobs, log);
+	ret = enable_bkl(srctree, objtree, bkl, jobs, log);
 out:
 	strbuf_release(&dotconfig);
 	strbuf_release(&text);
@@ -221,8 +226,8 @@ static int read_config(const char *path, struct kbuild_config *out)
 	return 0;
 }
 
-int kbuild_configure(const char *srctree, const char *objtree, const char *config,
-		     const char *series, int jobs, struct kbuild_config *out)
+int kbuild_configure_bkl(const char *srctree, const char *objtree, const char *config,
+			 const char *series, int bkl, int jobs, struct kbuild_config *out)
 {
 	struct strbuf key = STRBUF_INIT, old = STRBUF_INIT, stamp = STRBUF_INIT;
 	struct strbuf log = STRBUF_INIT, dotconfig = STRBUF_INIT;
@@ -231,6 +236,8 @@ int kbuild_configure(const char *srctree, const char *objtree, const char *confi
 	memset(out, 0, sizeof(*out));
 	if (config_key(config, series, &key) || mkdir_p(objtree))
 		goto out;
+	if (!bkl)
+		strbuf_addstr(&key, "bkl off\n");
 	strbuf_addf(&stamp, "%s/bkl-config.stamp", objtree);
 	strbuf_addf(&dotconfig, "%s/.config", objtree);
 	strbuf_addf(&log, "%s/bkl-config.log", objtree);
@@ -240,7 +247,7 @@ int kbuild_configure(const char *srctree, const char *objtree, const char *confi
 		unlink(log.buf);
 		if (isatty(2))
 			fprintf(stderr, "configuring %s in %s\n", config, objtree);
-		if (configure(srctree, objtree, config, jobs, log.buf) ||
+		if (configure(srctree, objtree, config, bkl, jobs, log.buf) ||
 		    write_text(stamp.buf, key.buf))
 			goto out;
 	}
@@ -255,9 +262,9 @@ int kbuild_configure(const char *srctree, const char *objtree, const char *confi
 	strbuf_reset(&stamp);
 	strbuf_addf(&stamp, "%s/bkl-enable.stamp", objtree);
 	strbuf_reset(&old);
-	if (out->bkl != 'y' && (strbuf_read_file(&old, stamp.buf) < 0 ||
+	if (bkl && out->bkl != 'y' && (strbuf_read_file(&old, stamp.buf) < 0 ||
 				strcmp(old.buf, out->hash))) {
-		if (enable_bkl(srctree, objtree, jobs, log.buf) ||
+		if (enable_bkl(srctree, objtree, 1, jobs, log.buf) ||
 		    make_in(srctree, objtree, "prepare", jobs, log.buf) ||
 		    read_config(dotconfig.buf, out) || write_text(stamp.buf, out->hash))
 			goto out;
@@ -271,6 +278,12 @@ out:
 	strbuf_release(&log);
 	strbuf_release(&dotconfig);
 	return ret;
+}
+
+int kbuild_configure(const char *srctree, const char *objtree, const char *config,
+		     const char *series, int jobs, struct kbuild_config *out)
+{
+	return kbuild_configure_bkl(srctree, objtree, config, series, 1, jobs, out);
 }
 
 void kbuild_config_release(struct kbuild_config *c)

@@ -26,6 +26,9 @@ int kbuild_check_tree(const char *dir);
  */
 int kbuild_configure(const char *srctree, const char *objtree, const char *config,
 		     const char *series, int jobs, struct kbuild_config *out);
+/* The same with the BKL switched on (bkl = 1) or off (0: -d BKL, no retry). */
+int kbuild_configure_bkl(const char *srctree, const char *objtree, const char *config,
+			 const char *series, int bkl, int jobs, struct kbuild_config *out);
 void kbuild_config_release(struct kbuild_config *c);
 
 /*
