@@ -269,7 +269,7 @@ static void changelog(const struct campaign *c, const struct cdriver *d, int ver
 		if (d->e[i].locks)
 			strbuf_addf(&eps, "%s%s()", k++ ? ", " : "", d->e[i].function);
 	for (i = 0, n = 0; i < d->nr_e; i++) {
-		if (!d->e[i].locks || !centry_is_entry(&d->e[i]) || strstr(via.buf, d->e[i].via))
+		if (!d->e[i].locks || !centry_is_entry(&d->e[i]) || strstr(sb_str(&via), d->e[i].via))
 			continue;
 		strbuf_addf(&via, "%s%s()", n++ ? ", " : "", d->e[i].via);
 	}
