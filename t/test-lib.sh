@@ -5,10 +5,14 @@
 # with test_done.  Each script runs in its own trash directory, with bkl
 # (the one at the repository root) first in PATH.
 #
-# A body runs with set -e in a subshell: any command that fails fails the
-# test, chained with && or not.  A test is skipped only for what the
-# machine lacks (a prerequisite, with the reason test_missing_prereq gave);
-# what our own code does wrong is a failure, never a skip.
+# A body runs with set -e in a subshell: a command that fails fails the
+# test, on a line of its own, at the end of an && chain, or inside a helper
+# function.  As set -e has it, a chain that fails part-way and is followed
+# by another line does not: chain a body whole, or not at all.
+#
+# A test is skipped only for what the machine lacks (a prerequisite, with
+# the reason test_missing_prereq gave); what our own code does wrong is a
+# failure, never a skip.
 
 TEST_DIRECTORY=$(cd "$(dirname "$0")" && pwd)
 BKL_ROOT=$(cd "$TEST_DIRECTORY/.." && pwd)
