@@ -36,12 +36,11 @@ static int one(struct campaign *c, const char *id, const char *by)
 		       path + strlen(c->repo) + 1);
 	if (!ret && record_verdict(path, &verdict, &why) == 0 &&
 	    d.st.status < CS_AUDITED) {
-		const char *who = campaign_who_holder(by, d.st.holder);
+		const char *who = campaign_who(by);
 		struct strbuf note = STRBUF_INIT;
 
 		strbuf_addf(&note, "verdict %s", verdict_names[verdict]);
-		ret = who ? campaign_advance(c, d.id, "audit", CS_AUDITED, who, note.buf)
-			  : error("say who audited it: --by \"Name <email>\"");
+		ret = who ? campaign_advance(c, d.id, "audit", CS_AUDITED, who, note.buf) : -1;
 		strbuf_release(&note);
 	}
 	free(path);

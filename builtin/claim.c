@@ -14,14 +14,6 @@ const char usage_claim[] =
 	"someone else holds is refused, naming who holds it and since when.\n"
 	"--by defaults to $BKL_AUTHOR, then to git's user.name and user.email.\n";
 
-/* "Name <email>" */
-static int valid_who(const char *who)
-{
-	const char *lt = strchr(who, '<'), *gt = strrchr(who, '>');
-
-	return lt && gt && lt > who && gt > lt + 1 && strchr(lt, '@') && !gt[1];
-}
-
 int cmd_claim(int argc, const char **argv)
 {
 	const char *db = NULL, *tree = NULL, *by = NULL, *note = "", *who;
@@ -41,9 +33,7 @@ int cmd_claim(int argc, const char **argv)
 		return show_usage(find_command("claim"), 1);
 	who = campaign_who(by);
 	if (!who)
-		return error("say who claims it: --by \"Name <email>\"");
-	if (!valid_who(who))
-		return error("'%s' is not \"Name <email>\"", who);
+		return -1;
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (campaign_driver(&c, argv[0], &d))

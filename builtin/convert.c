@@ -29,8 +29,8 @@ const char usage_convert[] =
 	"of those takes the BKL itself: refused, naming them; and refused when\n"
 	"the DB holds less than a whole-tree audit, unless --partial.\n"
 	"\n"
-	"The patch's author and Signed-off-by: --by, else $BKL_AUTHOR, else the\n"
-	"driver's holder (bkl claim), else git's user.\n";
+	"The patch's author and Signed-off-by: whoever runs it: --by, else\n"
+	"$BKL_AUTHOR, else git's user.name and user.email; none of them is an error.\n";
 
 int cmd_convert(int argc, const char **argv)
 {
@@ -58,11 +58,9 @@ int cmd_convert(int argc, const char **argv)
 		return -1;
 	if (campaign_driver(&c, argv[0], &d))
 		goto out;
-	who = campaign_who_holder(by, d.st.holder);
-	if (!who) {
-		error("say who writes the patch: --by \"Name <email>\"");
+	who = campaign_who(by);
+	if (!who)
 		goto out_driver;
-	}
 	path = cdriver_record_path(&c, &d);
 	r = record_verdict(path, &recorded, &why);
 	free(path);

@@ -140,7 +140,7 @@ int cmd_pushdown(int argc, const char **argv)
 		return show_usage(find_command("pushdown"), 1);
 	who = campaign_who(by);
 	if (!who)
-		return error("say who writes the patch: --by \"Name <email>\"");
+		return -1;
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (campaign_load(&c, NULL, &d, &nr)) {

@@ -77,7 +77,7 @@ static void show(struct campaign *c, const struct cdriver *d)
 
 int cmd_status(int argc, const char **argv)
 {
-	const char *db = NULL, *tree = NULL, *by = NULL, *set = NULL, *note = NULL, *who;
+	const char *db = NULL, *tree = NULL, *by = NULL, *set = NULL, *note = NULL, *who = NULL;
 	struct campaign c;
 	struct cdriver d;
 	int st = -1, ret = -1;
@@ -100,9 +100,8 @@ int cmd_status(int argc, const char **argv)
 		return error("claim a driver with 'bkl claim %s --by \"Name <email>\"'", argv[0]);
 	if (st == CS_BLOCKED && (!note || !*note))
 		return error("say why it is blocked: --note TEXT");
-	who = campaign_who(by);
-	if (set && !who)
-		return error("say who you are: --by \"Name <email>\"");
+	if (set && !(who = campaign_who(by)))
+		return -1;
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (campaign_driver(&c, argv[0], &d))

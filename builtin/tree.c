@@ -43,15 +43,21 @@ const char usage_tree[] =
 	"\n"
 	"$BKL_CACHE defaults to ~/.cache/bkl-audit.\n";
 
-/* Apply the series to a hard-linked scratch copy: patch breaks the links. */
+/*
+ * Apply the series to a hard-linked scratch copy: patch breaks the links.
+ * "pristine/." so that a pristine tree that is a symlink (a cache sharing
+ * another's tree) is copied, not the link: quilt would patch through it.
+ */
 static int check_series(const struct series *s)
 {
-	struct strbuf scratch = STRBUF_INIT;
-	const char *cp[] = { "cp", "-al", ktree_dir("pristine"), NULL, NULL };
+	struct strbuf scratch = STRBUF_INIT, from = STRBUF_INIT;
+	const char *cp[] = { "cp", "-al", NULL, NULL, NULL };
 	const char *rm[] = { "rm", "-rf", NULL, NULL };
 	int ret;
 
+	strbuf_addf(&from, "%s/.", ktree_dir("pristine"));
 	strbuf_addstr(&scratch, ktree_dir("check.tmp"));
+	cp[2] = from.buf;
 	cp[3] = rm[2] = scratch.buf;
 	run_command(rm, NULL, NULL);
 	ret = run_command(cp, NULL, NULL) ? error("cannot copy the pristine tree") : 0;
@@ -59,6 +65,7 @@ static int check_series(const struct series *s)
 		ret = ktree_apply(scratch.buf, s);
 	run_command(rm, NULL, NULL);
 	strbuf_release(&scratch);
+	strbuf_release(&from);
 	return ret;
 }
 

@@ -33,7 +33,7 @@ int cmd_unclaim(int argc, const char **argv)
 		return show_usage(find_command("unclaim"), 1);
 	who = campaign_who(by);
 	if (!who)
-		return error("say who you are: --by \"Name <email>\"");
+		return -1;
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (campaign_driver(&c, argv[0], &d))

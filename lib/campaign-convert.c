@@ -13,6 +13,7 @@
 #include "campaign-audit.h"
 #include "campaign-patch.h"
 #include "campaign-pushdown.h"
+#include "campaign-record.h"
 #include "campaign-rewrite.h"
 #include "paths.h"
 #include "run-command.h"
@@ -333,6 +334,21 @@ static int check_dependents(struct campaign *c, const struct cdriver *d, int par
 	return ret;
 }
 
+/* The reviewer's checklist, every item ticked: the verdict rests on it. */
+static int checklist_done(const struct campaign *c, const struct cdriver *d)
+{
+	char *path = cdriver_record_path(c, d);
+	struct strbuf item = STRBUF_INIT;
+	int r = record_unticked(path, &item);
+
+	if (r > 0)
+		error("the audit record of '%s' (%s) has unticked checklist items, the first: \"%s\"",
+		      d->id, path + strlen(c->repo) + 1, item.buf);
+	free(path);
+	strbuf_release(&item);
+	return r ? -1 : 0;
+}
+
 int campaign_convert(struct campaign *c, const struct cdriver *d, int verdict,
 		     const char *why, const char *author, int partial)
 {
@@ -350,6 +366,8 @@ int campaign_convert(struct campaign *c, const struct cdriver *d, int verdict,
 		error("'%s' is converted already (patches/%s)", d->id, p2);
 		goto out;
 	}
+	if (checklist_done(c, d))
+		goto out;
 	if (verdict != V_MUTEX && check_dependents(c, d, partial))
 		goto out;
 	if (verdict == V_MUTEX && nr > 1) {

@@ -310,6 +310,66 @@ out:
 	return ret;
 }
 
+/* "- [ ] text" or "- [x] text": 1 unticked, 0 ticked, -1 no checkbox. */
+static int checkbox(const char *line, const char **text)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	if ((*line != '-' && *line != '*') || line[1] != ' ' || line[2] != '[' || line[4] != ']')
+		return -1;
+	*text = line + 5;
+	if (line[3] == ' ')
+		return 1;
+	return line[3] == 'x' || line[3] == 'X' ? 0 : -1;
+}
+
+int record_unticked(const char *path, struct strbuf *item)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *sec = NULL, *line, *save;
+	const char *p, *end, *t;
+	int ret = 0, in_item = 0;
+
+	if (strbuf_read_file(&text, path))
+		return error("no audit record '%s': run 'bkl audit-record' first", path);
+	p = strstr(text.buf, KEEP_FROM);
+	if (!p) {
+		ret = error("'%s' has no \"## Checklist\" line", path);
+		goto out;
+	}
+	p += strlen(KEEP_FROM);
+	end = strstr(p, "\n## ");
+	sec = strndup(p, end ? (size_t)(end - p) : strlen(p));
+	/* an item goes on in the indented lines under it, up to the next one */
+	for (line = strtok_r(sec, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		int box = checkbox(line, &t);
+
+		if (box >= 0 && in_item)
+			break;
+		if (box == 1) {
+			in_item = 1;
+		} else if (in_item && (*line == ' ' || *line == '\t')) {
+			t = line;
+		} else if (in_item) {
+			break;
+		} else {
+			continue;
+		}
+		for (; *t; t++)	/* one line: runs of blanks as one space */
+			if (*t != ' ' && *t != '\t')
+				strbuf_add(item, t, 1);
+			else if (item->len && item->buf[item->len - 1] != ' ')
+				strbuf_addch(item, ' ');
+	}
+	while (item->len && item->buf[item->len - 1] == ' ')
+		item->buf[--item->len] = '\0';
+	ret = in_item;
+out:
+	free(sec);
+	strbuf_release(&text);
+	return ret;
+}
+
 int record_verdict(const char *path, int *verdict, struct strbuf *why)
 {
 	struct strbuf text = STRBUF_INIT;

@@ -13,6 +13,12 @@ struct strbuf;
  */
 int record_write(struct campaign *c, const struct cdriver *d, int *created);
 /*
+ * The first item of the record's checklist still unticked ("- [ ] ..."),
+ * its text on one line, into item.  1: there is one; 0: every item is
+ * ticked ("- [x]"); -1 after error() (no record, no checklist).
+ */
+int record_unticked(const char *path, struct strbuf *item);
+/*
  * The record's "Verdict: none|mutex|init-order" into *verdict, and the
  * reasoning after it into why.  0: found; 1: no verdict written yet;
  * -1 after error() (no record, an unknown verdict).

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include "campaign.h"
 #include "db/db.h"
@@ -52,34 +53,51 @@ static void git_config(const char *key, struct strbuf *out)
 	strbuf_release(&sb);
 }
 
+int campaign_valid_who(const char *who)
+{
+	const char *lt = strchr(who, '<'), *gt = strrchr(who, '>');
+	size_t n;
+
+	if (!lt || !gt || lt == who || gt <= lt + 1 || !memchr(lt, '@', gt - lt) || gt[1])
+		return 0;
+	/* RFC 2606: nobody reads mail at .invalid, it only stands in for someone */
+	n = gt - lt - 1;
+	return !(n >= 8 && !strncasecmp(gt - 8, ".invalid", 8));
+}
+
 const char *campaign_who(const char *by)
 {
 	static struct strbuf who = STRBUF_INIT;
-	const char *env = getenv("BKL_AUTHOR");
+	const char *env = getenv("BKL_AUTHOR"), *from;
 	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
 
-	if (by && *by)
-		return by;
-	if (env && *env)
-		return env;
-	if (who.len)
-		return who.buf;
-	git_config("user.name", &name);
-	git_config("user.email", &email);
-	if (name.len && email.len)
-		strbuf_addf(&who, "%s <%s>", name.buf, email.buf);
-	strbuf_release(&name);
-	strbuf_release(&email);
-	return who.len ? who.buf : NULL;
-}
-
-const char *campaign_who_holder(const char *by, const char *holder)
-{
-	const char *env = getenv("BKL_AUTHOR");
-
-	if ((by && *by) || (env && *env) || !holder || !*holder)
-		return campaign_who(by);
-	return holder;
+	strbuf_reset(&who);
+	if (by && *by) {
+		strbuf_addstr(&who, by);
+		from = "--by";
+	} else if (env && *env) {
+		strbuf_addstr(&who, env);
+		from = "$BKL_AUTHOR";
+	} else {
+		git_config("user.name", &name);
+		git_config("user.email", &email);
+		if (name.len && email.len)
+			strbuf_addf(&who, "%s <%s>", name.buf, email.buf);
+		strbuf_release(&name);
+		strbuf_release(&email);
+		from = "git's user.name and user.email";
+	}
+	if (!who.len) {
+		error("say who you are: --by \"Name <email>\", $BKL_AUTHOR, or git's user.name "
+		      "and user.email");
+		return NULL;
+	}
+	if (!campaign_valid_who(who.buf)) {
+		error("'%s' (%s) is not \"Name <email>\" with an address someone reads", who.buf,
+		      from);
+		return NULL;
+	}
+	return who.buf;
 }
 
 /* A log field: no tabs or newlines inside. */

@@ -56,13 +56,15 @@ int campaign_record(struct campaign *c, const char *driver, const char *action, 
 int campaign_advance(struct campaign *c, const char *driver, const char *action, int st,
 		     const char *who, const char *note);
 
-/* "Name <email>": by, else $BKL_AUTHOR, else git's user.name/user.email. */
-const char *campaign_who(const char *by);
 /*
- * The same for a step on a driver someone holds: by, else $BKL_AUTHOR,
- * else the holder (who claimed it does the work), else git's user.
+ * Who runs the command, as "Name <email>": by, else $BKL_AUTHOR, else git's
+ * user.name and user.email.  NULL after a one-line error() when none says
+ * who, or what it says is no "Name <email>" a person reads (a stand-in such
+ * as an address at .invalid): a patch or a log step is signed by a person.
  */
-const char *campaign_who_holder(const char *by, const char *holder);
+const char *campaign_who(const char *by);
+/* "Name <email>", the address not at the reserved .invalid domain. */
+int campaign_valid_who(const char *who);
 /* Now, or $BKL_DATE, as 2024-05-01T12:00:00Z. */
 const char *campaign_now(void);
 

@@ -194,7 +194,7 @@ static int read_stamp(const char *stamp, char *hash)
 
 int qemu_ksrc_update(const char *src, const struct series *s, int *fresh)
 {
-	struct strbuf stamp = STRBUF_INIT, made = STRBUF_INIT;
+	struct strbuf stamp = STRBUF_INIT, made = STRBUF_INIT, from = STRBUF_INIT;
 	const char *cp[] = { "cp", "-al", NULL, src, NULL };
 	struct touched_list old_files = { NULL, 0 };
 	char old[17];
@@ -221,7 +221,9 @@ int qemu_ksrc_update(const char *src, const struct series *s, int *fresh)
 			error("no pristine tree '%s': run 'bkl tree'", ktree_dir("pristine"));
 			goto out;
 		}
-		cp[2] = ktree_dir("pristine");
+		/* "/.": a symlinked pristine tree is copied, not the link */
+		strbuf_addf(&from, "%s/.", ktree_dir("pristine"));
+		cp[2] = from.buf;
 		if (run_command(cp, NULL, NULL)) {
 			error("cannot copy the pristine tree to '%s'", src);
 			goto out;
@@ -236,5 +238,6 @@ out:
 	keep_mtimes(src, &old_files);	/* also after a failed push: what did apply */
 	strbuf_release(&stamp);
 	strbuf_release(&made);
+	strbuf_release(&from);
 	return ret;
 }

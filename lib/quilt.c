@@ -3,9 +3,11 @@
  * Applying patches/series with quilt, so that a contributor can work in
  * the tree with quilt as usual, and saying exactly what did not apply.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "ktree.h"
 #include "paths.h"
 #include "run-command.h"
@@ -47,6 +49,55 @@ static int explain_failure(const char *out, const struct series *s)
 	return error("patch '%s' does not apply", p);
 }
 
+/*
+ * quilt keeps a file's backup as a hard link to it, and touches it: in a
+ * tree hard-linked to the pristine one (bkl tree --check, bkl qemu's
+ * kernel source) that changed the pristine files' mtimes.  Each file a
+ * patch names gets an inode of its own first, with its mtime.
+ */
+static int unshare_patched(const char *dir, const struct series *s)
+{
+	struct strbuf patch = STRBUF_INIT, path = STRBUF_INIT, tmp = STRBUF_INIT;
+	char rel[1024];
+	const char *line, *slash;
+	struct timespec times[2];
+	struct stat st;
+	int i, ret = 0;
+
+	for (i = 0; i < s->nr && !ret; i++) {
+		strbuf_reset(&patch);
+		strbuf_addf(&path, "%s/%s", s->dir, s->names[i]);
+		if (strbuf_read_file(&patch, path.buf) < 0)
+			ret = error("cannot read '%s'", path.buf);
+		strbuf_reset(&path);
+		for (line = patch.buf; !ret && line && *line;
+		     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+			if (strncmp(line, "--- ", 4) && strncmp(line, "+++ ", 4))
+				continue;
+			copy_word(rel, sizeof(rel), line + 4);
+			slash = strchr(rel, '/');	/* -p1 */
+			if (!slash)
+				continue;
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/%s", dir, slash + 1);
+			if (lstat(path.buf, &st) || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+				continue;
+			strbuf_reset(&tmp);
+			strbuf_addf(&tmp, "%s.bkl-unshare", path.buf);
+			times[0] = st.st_atim;
+			times[1] = st.st_mtim;
+			if (copy_file(path.buf, tmp.buf) ||
+			    utimensat(AT_FDCWD, tmp.buf, times, 0) || rename(tmp.buf, path.buf))
+				ret = error("cannot give '%s' a copy of its own", path.buf);
+		}
+		strbuf_reset(&path);
+	}
+	strbuf_release(&patch);
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+	return ret;
+}
+
 int ktree_apply(const char *dir, const struct series *s)
 {
 	const char *argv[] = { "quilt", "push", "-a", NULL };
@@ -62,7 +113,9 @@ int ktree_apply(const char *dir, const struct series *s)
 		setenv("QUILT_SERIES", s->file, 1);
 	else
 		unsetenv("QUILT_SERIES");
-	if (run_command(argv, dir, &out))
+	if (unshare_patched(dir, s))
+		ret = -1;
+	else if (run_command(argv, dir, &out))
 		ret = explain_failure(out.buf, s);
 	strbuf_release(&out);
 	return ret;

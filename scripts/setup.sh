@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install what bkl-audit needs from Debian, and build libsparse from
-# Debian's sparse source package into the cache (Debian ships sparse
-# without the library).  Idempotent: seconds when everything is there.
+# Install what bkl-audit and its tests need from Debian, build libsparse
+# from Debian's sparse source package into the cache (Debian ships sparse
+# without the library), and install playwright-core (npm, no browser
+# download) into the cache for the dashboard's browser test, which drives
+# Debian's chromium.  Idempotent: seconds when everything is there.  After
+# it, make test skips nothing.
 set -e
 
 : "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
@@ -14,10 +17,12 @@ SPARSE_DIR=$BKL_CACHE/sparse/sparse-$SPARSE_VER
 # analyzer/sparse.h includes sparse's headers under those names.
 SPARSE_LIB=$SPARSE_DIR/libsparse-bkl.a
 
+# The tests also need: git (git am), perl (checkpatch.pl), python3, curl,
+# bash, chromium and nodejs (the browser test), wrk (the web bench).
 PKGS="gcc make pkg-config linux-source-6.1 qemu-system-x86 bc flex bison
 libelf-dev libssl-dev cpio kmod rsync xz-utils quilt dpkg-dev
 libsqlite3-dev sqlite3 libmicrohttpd-dev busybox-static libc6-dev
-curl wrk chromium"
+curl wrk chromium nodejs git perl python3 bash"
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -27,6 +32,8 @@ for p in $PKGS; do
 	dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' ||
 		missing="$missing $p"
 done
+# npm comes with some nodejs builds (NodeSource's), apart in Debian's
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 updated=
 if [ -n "$missing" ]; then
 	echo "setup: installing$missing"
@@ -55,4 +62,18 @@ if [ ! -f "$SPARSE_LIB" ]; then
 	}
 	objcopy --redefine-sym die=sparse_die --redefine-sym warning=sparse_warning \
 		--redefine-sym info=sparse_info "$SPARSE_DIR/libsparse.a" "$SPARSE_LIB"
+fi
+
+PW_DIR=$BKL_CACHE/playwright
+if [ ! -f "$PW_DIR/node_modules/playwright-core/package.json" ]; then
+	echo "setup: installing playwright-core (npm) in $PW_DIR"
+	mkdir -p "$PW_DIR"
+	[ -f "$PW_DIR/package.json" ] ||
+		echo '{"name": "bkl-e2e", "private": true}' >"$PW_DIR/package.json"
+	(cd "$PW_DIR" && timeout 600 npm install --no-audit --no-fund --silent playwright-core \
+		>/dev/null) || true
+	[ -f "$PW_DIR/node_modules/playwright-core/package.json" ] || {
+		echo "setup: error: could not install playwright-core in '$PW_DIR'" >&2
+		exit 1
+	}
 fi

@@ -105,7 +105,19 @@ test_expect_success 'edits in the work tree are not thrown away' '
 	grep "mine" c1/linux/work/drivers/char/mem.c
 '
 
-test -f /usr/src/linux-source-6.1.tar.xz && test_set_prereq LINUX_SOURCE
+test_expect_success 'a pristine tree that is a symlink (a shared cache) is never patched' '
+	mkdir -p c4/linux && ln -s "$PWD/c1/linux/pristine" c4/linux/pristine &&
+	touch -d "2001-01-01" c1/linux/pristine/drivers/char/mem.c &&
+	BKL_CACHE=$PWD/c4 bkl tree --check --tarball good.tar.xz --patches good >out &&
+	test "$(stat -c %Y c1/linux/pristine/drivers/char/mem.c)" = "$(date -d 2001-01-01 +%s)" &&
+	grep "^linux 6.1.99: series applies (1 patches)" out &&
+	BKL_CACHE=$PWD/c4 bkl tree --tarball good.tar.xz --patches good >out &&
+	grep "return 1;" c4/linux/work/drivers/char/mem.c &&
+	grep "return 0;" c1/linux/pristine/drivers/char/mem.c &&
+	! test -e c1/linux/pristine/.pc &&
+	! test -e c4/linux/check.tmp
+'
+
 test_expect_success LINUX_SOURCE 'the project series applies to the real 6.1' '
 	bkl tree --check >out &&
 	grep "^linux 6\.1\.[0-9]*: series applies" out

@@ -3,8 +3,8 @@
 test_description='bkl analyze, sites, imbalance, chains, merge: the command line, bad input'
 . ./test-lib.sh
 
-command -v sqlite3 >/dev/null && test_set_prereq SQLITE3
-command -v python3 >/dev/null && test_set_prereq PYTHON3
+test_need_program SQLITE3 sqlite3 sqlite3
+test_need_program PYTHON3 python3 python3
 
 q() {	# db sql: one query, its rows
 	sqlite3 "$1" "$2"

@@ -3,8 +3,7 @@
 test_description='bkl audit and bkl check: Kbuild flags, incremental runs, failures, summary'
 . ./test-lib.sh
 
-REAL_CACHE=${BKL_CACHE:-$HOME/.cache/bkl-audit}
-PRISTINE=$REAL_CACHE/linux/pristine
+# $PRISTINE (test-lib.sh) is in the cache make test was given, not this one
 BKL_CACHE=$PWD/cache
 export BKL_CACHE
 
@@ -47,11 +46,12 @@ test_expect_success 'bkl check without a source file shows its usage' '
 
 # ---- a real tree: a hard-linked copy of the pristine 6.1 with a test directory ----
 
-test -f "$PRISTINE/Makefile" && command -v make >/dev/null && command -v gcc >/dev/null &&
-	test_set_prereq KTREE
-# REAL: the tree, the analyzer (bkl analyze, bkl merge) and sqlite3 to look inside.
-test_have_prereq KTREE && bkl analyze -h >/dev/null 2>&1 && bkl merge -h >/dev/null 2>&1 &&
-	command -v sqlite3 >/dev/null && test_set_prereq REAL
+# What the machine needs: the kernel tarball, make and gcc to configure the
+# tree, sqlite3 to look inside.  Our own code (bkl tree, bkl audit, bkl
+# analyze, bkl merge) is tested, never a reason to skip.
+test_need_program MAKE make make
+test_need_program GCC gcc gcc
+test_need_program SQLITE3 sqlite3 sqlite3
 
 # Never write through the hard links: replace a file, do not edit it.
 replace() {	# file: copy, so the pristine inode is left alone
@@ -61,8 +61,13 @@ replace() {	# file: copy, so the pristine inode is left alone
 q() { sqlite3 db "$1"; }
 audit() { bkl audit --tree tree --config tinyconfig --db db -j2 "$@" drivers/char/bkltest; }
 
-test_expect_success KTREE 'setup: tree copy with drivers/char/bkltest' '
-	{ cp -al "$PRISTINE" tree 2>/dev/null || { rm -rf tree && cp -a "$PRISTINE" tree; }; } &&
+test_expect_success LINUX_SOURCE 'setup: the pristine 6.1 tree (bkl tree unpacks it when missing)' '
+	test_pristine_tree
+'
+
+test_expect_success LINUX_SOURCE 'setup: tree copy with drivers/char/bkltest' '
+	{ cp -al "$PRISTINE/." tree 2>/dev/null || { rm -rf tree && cp -a "$PRISTINE/." tree; }; } &&
+	! test -L tree &&
 	replace tree/drivers/char/Makefile &&
 	printf "obj-y += bkltest/\nsubdir-ccflags-y += -DBKLTEST_SUBDIR=1\n" >>tree/drivers/char/Makefile &&
 	T=tree/drivers/char/bkltest && mkdir -p $T/inc &&
@@ -112,7 +117,7 @@ test_expect_success KTREE 'setup: tree copy with drivers/char/bkltest' '
 	EOF
 '
 
-test_expect_success REAL 'first run: configured out of tree, warns once that lock_kernel() is no call' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'first run: configured out of tree, warns once that lock_kernel() is no call' '
 	audit >out 2>err &&
 	grep "^audit: 6 files: 6 analyzed, 0 skipped (unchanged), 1 failed" out &&
 	test "$(grep -c "warning:" err)" = 1 &&
@@ -123,32 +128,32 @@ test_expect_success REAL 'first run: configured out of tree, warns once that loc
 	test "$(q "SELECT value FROM meta WHERE key = '\''audit.config'\''")" = tinyconfig
 '
 
-test_expect_success REAL 'Kbuild flags: per-directory, per-file, subdir, -DMODULE, unlisted files' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'Kbuild flags: per-directory, per-file, subdir, -DMODULE, unlisted files' '
 	for f in one two three mod unlisted; do
 		test "$(q "SELECT status FROM audit_files WHERE path = '\''drivers/char/bkltest/$f.c'\''")" = ok ||
 		{ q "SELECT * FROM audit_files WHERE path LIKE '\''%$f.c'\''"; return 1; }
 	done
 '
 
-test_expect_success REAL 'a file sparse cannot parse is recorded, the run goes on' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a file sparse cannot parse is recorded, the run goes on' '
 	test "$(q "SELECT status FROM audit_files WHERE path = '\''drivers/char/bkltest/bad.c'\''")" = error &&
 	q "SELECT error FROM audit_files WHERE path = '\''drivers/char/bkltest/bad.c'\''" | grep . &&
 	grep "^audit: parse failures 1/6 (16.7%); outside arch/ other than x86 1/6 (16.7%)" out
 '
 
-test_expect_success REAL 'second run skips everything' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'second run skips everything' '
 	audit >out &&
 	grep "^audit: 6 files: 0 analyzed, 6 skipped (unchanged), 0 failed" out &&
 	grep "^audit: parse failures 1/6" out
 '
 
-test_expect_success REAL 'touching a header without changing it re-analyzes nothing' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'touching a header without changing it re-analyzes nothing' '
 	touch tree/drivers/char/bkltest/inc/bkltest.h &&
 	audit >out &&
 	grep "^audit: 6 files: 0 analyzed, 6 skipped" out
 '
 
-test_expect_success REAL 'editing a header re-analyzes its includers only' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'editing a header re-analyzes its includers only' '
 	echo "int bkltest_more(void);" >>tree/drivers/char/bkltest/inc/bkltest.h &&
 	q "SELECT path, analyzed_at FROM audit_files ORDER BY path" >before &&
 	sleep 1 && audit >out &&
@@ -159,24 +164,24 @@ test_expect_success REAL 'editing a header re-analyzes its includers only' '
 	test_cmp expect changed
 '
 
-test_expect_success REAL 'changing a file re-analyzes it' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'changing a file re-analyzes it' '
 	printf "int bkltest_three(void)\n{\n\treturn 33;\n}\n" >tree/drivers/char/bkltest/three.c &&
 	audit >out &&
 	grep "^audit: 6 files: 1 analyzed, 5 skipped" out
 '
 
-test_expect_success REAL 'changing a file'\''s flags in its Makefile re-analyzes it' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'changing a file'\''s flags in its Makefile re-analyzes it' '
 	echo "CFLAGS_three.o += -DBKLTEST_THREE=1" >>tree/drivers/char/bkltest/Makefile &&
 	audit >out &&
 	grep "^audit: 6 files: 1 analyzed, 5 skipped" out
 '
 
-test_expect_success REAL '--force analyzes everything again' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 '--force analyzes everything again' '
 	audit --force >out &&
 	grep "^audit: 6 files: 6 analyzed, 0 skipped (unchanged), 1 failed" out
 '
 
-test_expect_success REAL 'a tree whose Kconfig has CONFIG_BKL: enabled, no warning, sites found' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a tree whose Kconfig has CONFIG_BKL: enabled, no warning, sites found' '
 	replace tree/init/Kconfig &&
 	printf "\nconfig BKL\n\tbool \"The Big Kernel Lock\"\n\nconfig BKL_LEGACY_SITES\n\tbool \"BKL legacy sites\"\n\tdepends on BKL\n" >>tree/init/Kconfig &&
 	audit >out 2>err &&
@@ -187,7 +192,7 @@ test_expect_success REAL 'a tree whose Kconfig has CONFIG_BKL: enabled, no warni
 	grep "^audit: database: [1-9][0-9]* BKL sites" out
 '
 
-test_expect_success REAL 'bkl check as the Kbuild checker: make C=2 CHECK=...' '
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'bkl check as the Kbuild checker: make C=2 CHECK=...' '
 	O=$(echo "$PWD"/cache/audit/tinyconfig-*) &&
 	make -k -s -C tree O="$O" C=2 CHECK="bkl check --db $PWD/check.db" \
 		drivers/char/bkltest/one.o drivers/char/bkltest/two.o >make.out 2>&1 &&

@@ -67,9 +67,7 @@ test_expect_success 'a driver without a conversion has no before' '
 	test_one_line err "error: driver .nopatch. has no patches in patches/series"
 '
 
-command -v qemu-system-x86_64 >/dev/null && test -f /usr/src/linux-source-6.1.tar.xz &&
-	echo "int main(void) { return 0; }" >static.c && gcc -static -o static static.c 2>/dev/null &&
-	test_set_prereq QEMU
+test_need_qemu
 
 # The controls prove the harness can fail: each broken one must fail for
 # its own reason, each fixed one must pass (one kernel for all four).

@@ -7,13 +7,15 @@ test_description='bkl audit-record and bkl convert: the facts, the verdict, the 
 FX=$PWD/fx
 export BKL_CACHE=$FX/cache BKL_REPO=$FX/repo BKL_DB=$FX/bkl.db BKL_TREE=$FX/cache/linux/work
 export BKL_AUTHOR='Camp Aigner <camp@example.org>'
-CHECKPATCH=$HOME/.cache/bkl-audit/linux/pristine/scripts/checkpatch.pl
-if test -f "$CHECKPATCH" && command -v perl >/dev/null; then
-	export BKL_CHECKPATCH=$CHECKPATCH
+# The patches bkl convert writes go through checkpatch.pl from the real
+# 6.1 ($PRISTINE, test-lib.sh; the setup unpacks it when missing).
+test_need_program PERL perl perl
+if test_have_prereq LINUX_SOURCE && test_have_prereq PERL; then
+	export BKL_CHECKPATCH=$PRISTINE/scripts/checkpatch.pl
 else
 	export BKL_CHECKPATCH=
 fi
-command -v gcc >/dev/null && test_set_prereq GCC
+test_need_program GCC gcc gcc
 REC=$BKL_REPO/drivers-audit
 
 applied_tree() {
@@ -24,12 +26,28 @@ applied_tree() {
 	done <"$FX/repo/patches/series"
 }
 
-# Write a verdict into a record: the first line, then the reasoning.
+# Tick every item of a record's checklist.
+tick_all() {	# record
+	sed -i "s/^- \[ \]/- [x]/" "$1"
+}
+
+# Write a verdict into a record, its checklist done: the first line, then
+# the reasoning.
 set_verdict() {	# record verdict why
+	tick_all "$1" &&
 	awk -v v="$2" -v why="$3" '
 		/^Verdict:/ { print "Verdict: " v; print why; next } { print }
 	' "$1" >"$1.new" && mv "$1.new" "$1"
 }
+
+# No identity at all: no $BKL_AUTHOR, no git user (only the config given).
+no_identity() {
+	env -u BKL_AUTHOR GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 "$@"
+}
+
+test_expect_success LINUX_SOURCE 'setup: the pristine 6.1 tree (bkl tree unpacks it when missing)' '
+	test_pristine_tree
+'
 
 test_expect_success 'setup: analyzed, and the test fixtures pushed down' '
 	make_campaign_fixture "$FX" &&
@@ -101,6 +119,22 @@ test_expect_success 'convert --verdict must agree with the record' '
 	test_one_line err "the audit record of .race. says .init-order., not .none."
 '
 
+test_expect_success 'convert refuses while the checklist has unticked items, naming the first' '
+	R=$REC/char-and-misc-drivers/empty.md &&
+	awk "/^Verdict:/ { print \"Verdict: none\"; next } { print }" $R >$R.new && mv $R.new $R &&
+	tick_all $R &&
+	sed -i "s/^- \[x\] Does anything rely on the BKL being dropped/- [ ] Does anything rely on the BKL being dropped/" $R &&
+	sed -i "s/^- \[x\] Does open() look up a table/- [ ] Does open() look up a table/" $R &&
+	test_must_fail bkl convert empty 2>err &&
+	test_one_line err "^bkl convert: error: the audit record of .empty. (drivers-audit/char-and-misc-drivers/empty.md) has unticked checklist items, the first: \"Does anything rely on the BKL being dropped when the task sleeps (the wait chains above; schedule(), request_module() under the lock)?\"$" &&
+	! ls $BKL_REPO/patches/drivers/empty/0002-* 2>/dev/null &&
+	! grep "drivers/empty/0002" $BKL_REPO/patches/series &&
+	bkl status empty >out && grep "^status: *pushed-down" out &&
+	sed -i "s/^- \[ \] Does anything rely/- [x] Does anything rely/" $R &&
+	test_must_fail bkl convert empty 2>err &&
+	test_one_line err "unticked checklist items, the first: \"Does open() look up a table (minor -> device) that hotplug or module unload changes?\"$"
+'
+
 test_expect_success 'verdict none: the push-down undone' '
 	set_verdict $REC/char-and-misc-drivers/empty.md none "empty_open() only calls nonseekable_open()." &&
 	bkl convert empty >out &&
@@ -113,13 +147,25 @@ test_expect_success 'verdict none: the push-down undone' '
 	bkl status empty >out && grep "^status: *converted" out
 '
 
-test_expect_success 'verdict mutex: a driver-private mutex, written by whoever holds it' '
+test_expect_success 'with nobody to sign it, or a stand-in address, convert writes nothing' '
 	bkl claim bar --by "Holly Holder <holly@example.org>" &&
-	env -u BKL_AUTHOR bkl convert bar >out &&
 	P=$BKL_REPO/patches/drivers/bar/0002-char-bar-replace-the-BKL-with-a-mutex.patch &&
-	grep "^From: Holly Holder <holly@example.org>$" $P &&
-	grep "^Signed-off-by: Holly Holder <holly@example.org>$" $P &&
-	bkl log bar | tail -1 | grep "convert  *converted  *Holly Holder" &&
+	test_must_fail no_identity bkl convert bar 2>err &&
+	test_one_line err "^bkl convert: error: say who you are: --by \"Name <email>\", \$BKL_AUTHOR, or git.s user.name and user.email$" &&
+	test_must_fail env BKL_AUTHOR="bkl-audit campaign <campaign@bkl-audit.invalid>" bkl convert bar 2>err &&
+	test_one_line err "^bkl convert: error: .bkl-audit campaign <campaign@bkl-audit.invalid>. (\$BKL_AUTHOR) is not \"Name <email>\" with an address someone reads$" &&
+	! test -e $P && ! grep "drivers/bar/0002" $BKL_REPO/patches/series &&
+	bkl log bar | tail -1 | grep "claim  *pushed-down  *Holly Holder"
+'
+
+test_expect_success 'verdict mutex: a driver-private mutex, signed by who runs convert (git user), not the holder' '
+	printf "[user]\n\tname = Gil Gitter\n\temail = gil@example.org\n" >gitconfig &&
+	no_identity env GIT_CONFIG_GLOBAL=$PWD/gitconfig bkl convert bar >out &&
+	P=$BKL_REPO/patches/drivers/bar/0002-char-bar-replace-the-BKL-with-a-mutex.patch &&
+	grep "^From: Gil Gitter <gil@example.org>$" $P &&
+	grep "^Signed-off-by: Gil Gitter <gil@example.org>$" $P &&
+	! grep "Holly" $P &&
+	bkl log bar | tail -1 | grep "convert  *converted  *Gil Gitter <gil@example.org>" &&
 	grep "^+static DEFINE_MUTEX(bar_mutex);$" $P &&
 	grep "^+	mutex_lock(&bar_mutex);$" $P && grep "^+	mutex_unlock(&bar_mutex);$" $P &&
 	grep "^+#include <linux/mutex.h>$" $P && grep "^-#include <linux/smp_lock.h>$" $P

@@ -4,8 +4,8 @@ test_description='bkl serve: pages, API, claims with CSRF, and bad requests'
 . ./test-lib.sh
 . "$TEST_DIRECTORY/lib-web.sh"
 
-command -v curl >/dev/null && test_set_prereq CURL
-command -v bash >/dev/null && test_set_prereq BASH
+test_need_program CURL curl curl
+test_need_program BASH bash bash
 
 # claims append to the repository's campaign log: the fixture's, not ours
 BKL_TREE=$PWD/fx/tree BKL_REPO=$PWD/fx/repo BKL_DB=$PWD/fx/bkl.db
@@ -52,15 +52,24 @@ raw() {
 test_expect_success 'setup: a small campaign' '
 	web_fixture "$PWD/fx"
 '
-test_have_prereq CURL && start_server && test_set_prereq SERVER
+# Started here, not in a test's subshell, so that the server is our child
+# and BASE is set for the tests below.  A server that does not start is
+# our failure: the next test fails, and so do those that talk to it.
+BASE=
+test_have_prereq CURL && start_server >serve.start 2>&1
 PORT=${BASE##*:}
-test_have_prereq SERVER && test_have_prereq BASH && test_set_prereq RAW
 
-test_expect_success SERVER 'it listens on loopback only by default' '
+test_expect_success CURL 'bkl serve starts, and says where it listens' '
+	cat serve.start &&
+	test -n "$BASE" &&
+	kill -0 "$server_pid"
+'
+
+test_expect_success CURL 'it listens on loopback only by default' '
 	grep "^bkl serve: listening on http://127\.0\.0\.1:[0-9]*/ " serve.out
 '
 
-test_expect_success SERVER 'the overview: totals, burn-down, subsystems by work left' '
+test_expect_success CURL 'the overview: totals, burn-down, subsystems by work left' '
 	curl -sf "$BASE/" >page &&
 	grep "<h1>Big Kernel Lock removal: where the campaign stands</h1>" page &&
 	under=$(bkl report --format json | sed -n "s/.*\"under_bkl\": \([0-9]*\),.*/\1/p" | head -1) &&
@@ -73,14 +82,14 @@ test_expect_success SERVER 'the overview: totals, burn-down, subsystems by work 
 	grep "/subsystem/ARM%2FZAP%20%3Cb%3E%26amp%3B%20DRIVER\">ARM/ZAP &lt;b&gt;&amp;amp; DRIVER</a>" subs
 '
 
-test_expect_success SERVER 'every page has the security headers' '
+test_expect_success CURL 'every page has the security headers' '
 	curl -sI "$BASE/" >h &&
 	grep -i "^content-security-policy: default-src .none.; style-src .self.; script-src .self." h &&
 	grep -i "^x-content-type-options: nosniff" h &&
 	grep -i "^x-frame-options: DENY" h
 '
 
-test_expect_success SERVER 'a subsystem, with a slash and markup in its name' '
+test_expect_success CURL 'a subsystem, with a slash and markup in its name' '
 	curl -sf "$BASE/subsystem/ARM%2FZAP%20%3Cb%3E%26amp%3B%20DRIVER" >page &&
 	grep "<h1>ARM/ZAP &lt;b&gt;&amp;amp; DRIVER</h1>" page &&
 	grep "<a href=\"/driver/zap\">zap</a>" page &&
@@ -90,7 +99,7 @@ test_expect_success SERVER 'a subsystem, with a slash and markup in its name' '
 	grep "foo-devel@example.org" page
 '
 
-test_expect_success SERVER 'a driver: chains with source, imbalances, escaped' '
+test_expect_success CURL 'a driver: chains with source, imbalances, escaped' '
 	curl -sf "$BASE/driver/nvram" >page &&
 	grep "<h1>nvram <span class=\"status unclaimed\">unclaimed</span></h1>" page &&
 	grep "<span class=\"hit\"><i>28</i>	msleep(10);</span>" page &&
@@ -102,7 +111,7 @@ test_expect_success SERVER 'a driver: chains with source, imbalances, escaped' '
 	grep "<td>2024-03-01T10:00:00Z</td><td>status</td><td><span class=\"status done\">done</span></td>" page
 '
 
-test_expect_success SERVER 'the API mirrors the CLI --json' '
+test_expect_success CURL 'the API mirrors the CLI --json' '
 	curl -sf "$BASE/api/report" | grep -v "^\"generated\"" >api.json &&
 	bkl report --format json | grep -v "^\"generated\"" >cli.json &&
 	test_cmp cli.json api.json &&
@@ -119,7 +128,7 @@ test_expect_success SERVER 'the API mirrors the CLI --json' '
 	curl -sI "$BASE/api/report" | grep -i "^content-type: application/json"
 '
 
-test_expect_success SERVER 'unknown things are 404s' '
+test_expect_success CURL 'unknown things are 404s' '
 	test $(code /driver/nope) = 404 &&
 	test $(code /subsystem/NOPE) = 404 &&
 	test $(code /api/driver/nope) = 404 &&
@@ -131,7 +140,7 @@ test_expect_success SERVER 'unknown things are 404s' '
 	test $(code /static/style.css) = 200
 '
 
-test_expect_success SERVER 'static files cannot leave their folder' '
+test_expect_success CURL 'static files cannot leave their folder' '
 	test $(code /static/../../etc/passwd --path-as-is) = 404 &&
 	test $(code /static/..%2F..%2Fetc%2Fpasswd) = 404 &&
 	test $(code /static/%2e%2e/%2e%2e/etc/passwd --path-as-is) = 404 &&
@@ -139,14 +148,14 @@ test_expect_success SERVER 'static files cannot leave their folder' '
 	! curl -s --path-as-is "$BASE/static/../../etc/passwd" | grep "root:"
 '
 
-test_expect_success SERVER 'a claim without the token is refused (403), nothing changes' '
+test_expect_success CURL 'a claim without the token is refused (403), nothing changes' '
 	test $(code /claim -d "driver=nvram&by=Eve+%3Ceve%40example.org%3E") = 403 &&
 	test $(code /claim -b "bkl_csrf=0123456789abcdef0123456789abcdef" \
 		-d "driver=nvram&by=Eve+%3Ceve%40example.org%3E&csrf=00") = 403 &&
 	test -z "$(sqlite3 "$BKL_DB" "SELECT 1 FROM campaign_log WHERE driver = '\''nvram'\''")"
 '
 
-test_expect_success SERVER 'a token for another cookie, or from another origin, is refused' '
+test_expect_success CURL 'a token for another cookie, or from another origin, is refused' '
 	curl -s -c jar "$BASE/pick" >pick.html &&
 	token=$(sed -n "s/.*name=\"csrf\" value=\"\([0-9a-f]*\)\".*/\1/p" pick.html | head -1) &&
 	test ${#token} = 64 &&
@@ -157,11 +166,11 @@ test_expect_success SERVER 'a token for another cookie, or from another origin, 
 	test -z "$(sqlite3 "$BKL_DB" "SELECT 1 FROM campaign_log WHERE driver = '\''nvram'\''")"
 '
 
-test_expect_success SERVER 'the cookie is HttpOnly and SameSite=Strict' '
+test_expect_success CURL 'the cookie is HttpOnly and SameSite=Strict' '
 	curl -sI "$BASE/pick" | grep -i "^set-cookie: bkl_csrf=[0-9a-f]\{32\}; Path=/; HttpOnly; SameSite=Strict"
 '
 
-test_expect_success SERVER 'a claim with the token does what bkl claim does' '
+test_expect_success CURL 'a claim with the token does what bkl claim does' '
 	token=$(sed -n "s/.*name=\"csrf\" value=\"\([0-9a-f]*\)\".*/\1/p" pick.html | head -1) &&
 	curl -s -o /dev/null -D hdr -b jar --data-urlencode "csrf=$token" -d driver=nvram \
 		--data-urlencode "by=Jo Dev <jo@example.org>" "$BASE/claim" &&
@@ -174,7 +183,7 @@ test_expect_success SERVER 'a claim with the token does what bkl claim does' '
 	! curl -sf "$BASE/pick" | grep "name=\"driver\" value=\"nvram\""
 '
 
-test_expect_success SERVER 'a second claim, a bad name, an unknown driver' '
+test_expect_success CURL 'a second claim, a bad name, an unknown driver' '
 	token=$(sed -n "s/.*name=\"csrf\" value=\"\([0-9a-f]*\)\".*/\1/p" pick.html | head -1) &&
 	test $(code /claim -b jar --data-urlencode "csrf=$token" -d driver=nvram \
 		--data-urlencode "by=Eve <eve@example.org>") = 409 &&
@@ -189,14 +198,14 @@ test_expect_success SERVER 'a second claim, a bad name, an unknown driver' '
 	test "$(sqlite3 "$BKL_DB" "SELECT count(*) FROM campaign_log WHERE who LIKE '\''Eve%'\''")" = 0
 '
 
-test_expect_success SERVER 'wrong methods are 405' '
+test_expect_success CURL 'wrong methods are 405' '
 	test $(code / -X PUT) = 405 &&
 	test $(code / -X DELETE) = 405 &&
 	test $(code /claim) = 405 &&
 	test $(code / -d x=1) = 405
 '
 
-test_expect_success SERVER 'big POST bodies are refused (413), with or without a length' '
+test_expect_success CURL 'big POST bodies are refused (413), with or without a length' '
 	head -c 1048576 /dev/zero | tr "\0" a >big &&
 	test $(code /claim --data-binary @big) = 413 &&
 	test $(code /claim -H "Transfer-Encoding: chunked" --data-binary @big) = 413 &&
@@ -209,7 +218,7 @@ refused() {	# REQUEST STATUS-REGEX
 	{ ! test -s status || grep "^HTTP/1.1 $2" status || { cat status; false; }; }
 }
 
-test_expect_success RAW 'malformed requests get an error, not a crash' '
+test_expect_success CURL,BASH 'malformed requests get an error, not a crash' '
 	refused "GARBAGE\r\n\r\n" 400 &&
 	refused "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n" 505 &&
 	raw "GET / HTTP/1.1\r\n\r\n" | grep "^HTTP/1.1 400" &&
@@ -220,13 +229,13 @@ test_expect_success RAW 'malformed requests get an error, not a crash' '
 	test $(code /) = 200
 '
 
-test_expect_success SERVER 'another Host (DNS rebinding) is refused' '
+test_expect_success CURL 'another Host (DNS rebinding) is refused' '
 	test $(code / -H "Host: evil.example") = 400 &&
 	test $(code /api/report -H "Host: evil.example:$PORT") = 400 &&
 	test $(code / -H "Host: localhost:$PORT") = 200
 '
 
-test_expect_success RAW 'a stalled client does not stall the others' '
+test_expect_success CURL,BASH 'a stalled client does not stall the others' '
 	bash -c "exec 3<>/dev/tcp/127.0.0.1/$PORT; printf \"GET / HTTP/1.1\r\nHost: x\r\n\" >&3; sleep 5" &
 	stall=$! &&
 	sleep 0.5 &&
@@ -235,7 +244,7 @@ test_expect_success RAW 'a stalled client does not stall the others' '
 	kill $stall
 '
 
-test_expect_success SERVER 'a step pulled into the repository log appears by itself' '
+test_expect_success CURL 'a step pulled into the repository log appears by itself' '
 	printf "2024-04-02T10:00:00Z\tzap\tclaim\tclaimed\tDee Dev <dee@example.org>\tDee Dev <dee@example.org>\t\n" \
 		>>fx/repo/drivers-audit/campaign.log &&
 	i=0 &&
@@ -244,7 +253,7 @@ test_expect_success SERVER 'a step pulled into the repository log appears by its
 	done
 '
 
-test_expect_success SERVER 'a change made by the CLI shows at once (no stale page)' '
+test_expect_success CURL 'a change made by the CLI shows at once (no stale page)' '
 	curl -sf "$BASE/driver/foo" >before &&
 	! grep "Recorded as tested" before &&
 	BKL_DATE=2024-05-01T10:00:00Z bkl status foo --set tested --by "Ann Dev <ann@example.org>" \
@@ -254,7 +263,7 @@ test_expect_success SERVER 'a change made by the CLI shows at once (no stale pag
 	grep "Recorded as tested on 2024-05-01T10:00:00Z by Ann Dev &lt;ann@example.org&gt;: qemu: the bkl boot passed" after
 '
 
-test_expect_success SERVER 'after all that the server still answers' '
+test_expect_success CURL 'after all that the server still answers' '
 	kill -0 $server_pid &&
 	test $(code /) = 200 &&
 	test $(code /driver/nvram) = 200
@@ -268,7 +277,7 @@ test_expect_success CURL 'a bad address or a busy port is one line' '
 	test_one_line err "error: cannot listen on 127.0.0.1 port $PORT"
 '
 
-test_expect_success SERVER 'the server stops on SIGTERM' '
+test_expect_success CURL 'the server stops on SIGTERM' '
 	kill $server_pid &&
 	i=0 &&
 	while kill -0 $server_pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done &&

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "lib/campaign.h"
 #include "lib/report.h"
 #include "web/web.h"
 #include "web/pick.h"
@@ -65,12 +66,10 @@ void page_pick(struct web_req *req)
 	pick_release(&pl);
 }
 
-/* "Name <email>", as `bkl claim --by` checks it (builtin/claim.c). */
+/* "Name <email>", as `bkl claim --by` checks it (lib/campaign.c). */
 static int valid_claimer(const char *who)
 {
-	const char *lt = strchr(who, '<'), *gt = strrchr(who, '>');
-
-	return lt && gt && lt > who && gt > lt + 1 && strchr(lt, '@') && !gt[1] && strlen(who) <= 200;
+	return strlen(who) <= 200 && campaign_valid_who(who);
 }
 
 /* Same origin only, when the browser says where the form came from. */
