@@ -8,13 +8,16 @@
  * and the count is exact.  Converted with the verdict "none" (this file:
  * no lock at all) two concurrent opens read the same count and one
  * update is lost; open() sees the count move under it and says so with a
- * WARN, which bkl test must report as a failure.  It is the conversion
- * the witness cannot judge by itself: the BKL did protect something here.
+ * WARN, which bkl test must report as a failure.
+ *
+ * A plain char device, not a misc one: misc_open() calls every misc
+ * driver's open() under misc_mtx, which would serialize it anyway.
  */
 #include <linux/bug.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
-#include <linux/miscdevice.h>
+#include <linux/device.h>
+#include <linux/err.h>
 #include <linux/module.h>
 #include <linux/smp_lock.h>
 
@@ -50,20 +53,42 @@ static const struct file_operations bkl_rmw_fops = {
 	.llseek = noop_llseek,
 };
 
-static struct miscdevice bkl_rmw_dev = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = BKL_RMW_NAME,
-	.fops = &bkl_rmw_fops,
-};
+static int bkl_rmw_major;
+static struct class *bkl_rmw_class;
 
 static int __init bkl_rmw_init(void)
 {
-	return misc_register(&bkl_rmw_dev);
+	struct device *dev;
+	int ret;
+
+	bkl_rmw_major = register_chrdev(0, BKL_RMW_NAME, &bkl_rmw_fops);
+	if (bkl_rmw_major < 0)
+		return bkl_rmw_major;
+	bkl_rmw_class = class_create(THIS_MODULE, BKL_RMW_NAME);
+	if (IS_ERR(bkl_rmw_class)) {
+		ret = PTR_ERR(bkl_rmw_class);
+		goto out_chrdev;
+	}
+	/* devtmpfs makes /dev/BKL_RMW_NAME */
+	dev = device_create(bkl_rmw_class, NULL, MKDEV(bkl_rmw_major, 0), NULL, BKL_RMW_NAME);
+	if (IS_ERR(dev)) {
+		ret = PTR_ERR(dev);
+		goto out_class;
+	}
+	return 0;
+
+out_class:
+	class_destroy(bkl_rmw_class);
+out_chrdev:
+	unregister_chrdev(bkl_rmw_major, BKL_RMW_NAME);
+	return ret;
 }
 
 static void __exit bkl_rmw_exit(void)
 {
-	misc_deregister(&bkl_rmw_dev);
+	device_destroy(bkl_rmw_class, MKDEV(bkl_rmw_major, 0));
+	class_destroy(bkl_rmw_class);
+	unregister_chrdev(bkl_rmw_major, BKL_RMW_NAME);
 	pr_info("%s: %lu opens\n", BKL_RMW_NAME, bkl_rmw_opens);
 }
 
