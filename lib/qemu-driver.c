@@ -251,7 +251,13 @@ int qdriver_union_config(struct strbuf *path)
 		}
 		qdriver_release(&d);
 	}
-	strbuf_addf(path, "%s/qemu", bkl_cache_dir());
+	/*
+	 * One file per content: another repository's bkl test (a test's
+	 * scratch repo) must not rewrite the one a running test builds
+	 * with.  The name stays drivers.config, part of the kernel's key.
+	 */
+	strbuf_addf(path, "%s/qemu/drivers-%016llx", bkl_cache_dir(),
+		    (unsigned long long)fnv1a(FNV1A_INIT, all.buf, all.len));
 	if (mkdir_p(path->buf))
 		goto out;
 	strbuf_addstr(path, "/drivers.config");
