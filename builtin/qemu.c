@@ -144,11 +144,12 @@ static int run_one(const struct qemu_opts *o, const char **names, int nr,
 	if (o->append)
 		strbuf_addf(&b.append, " %s", o->append);
 	/*
-	 * COM2 (ttyS1) on a file, which has no modem lines: QEMU's UART then
+	 * COM1 the console, as -nographic makes it; COM2 (ttyS1) a host
+	 * "tty" on /dev/null, which has no modem lines: QEMU's UART then
 	 * shows no carrier, and init/tty-carrier.c's blocking open waits.
 	 */
-	if (qboot_add_arg(&b, "-chardev") || qboot_add_arg(&b, "serial,id=bklcom2,path=/dev/null") ||
-	    qboot_add_arg(&b, "-device") || qboot_add_arg(&b, "isa-serial,chardev=bklcom2,index=1"))
+	if (qboot_add_arg(&b, "-serial") || qboot_add_arg(&b, "mon:stdio") ||
+	    qboot_add_arg(&b, "-serial") || qboot_add_arg(&b, "/dev/null"))
 		goto out;
 	if (qboot_run(&b, &o->boot, s))
 		goto out;
