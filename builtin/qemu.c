@@ -143,6 +143,14 @@ static int run_one(const struct qemu_opts *o, const char **names, int nr,
 	strbuf_addstr(&b.append, "bkl_seconds=3");
 	if (o->append)
 		strbuf_addf(&b.append, " %s", o->append);
+	/*
+	 * COM1 the console, as -nographic makes it; COM2 (ttyS1) a host
+	 * "tty" on /dev/null, which has no modem lines: QEMU's UART then
+	 * shows no carrier, and init/tty-carrier.c's blocking open waits.
+	 */
+	if (qboot_add_arg(&b, "-serial") || qboot_add_arg(&b, "mon:stdio") ||
+	    qboot_add_arg(&b, "-serial") || qboot_add_arg(&b, "/dev/null"))
+		goto out;
 	if (qboot_run(&b, &o->boot, s))
 		goto out;
 	print_boot(&b, o->json);

@@ -19,11 +19,28 @@ const char usage_status[] =
 	"why); claiming goes through 'bkl claim'.  Every change is logged with\n"
 	"its time and who made it ('bkl log').\n";
 
+/* The witness of one boot: how often the push-down's opens took the BKL. */
+static void show_witness(struct campaign *c, sqlite3_int64 id)
+{
+	sqlite3_stmt *st = db_prepare(c->db,
+		"SELECT function, count FROM qemu_witness WHERE result_id = @id AND pushed_down = 1 "
+		"ORDER BY function");
+
+	if (!st)
+		return;
+	if (!db_bind_int(st, "@id", id))
+		while (sqlite3_step(st) == SQLITE_ROW)
+			printf("              witness: %s() took the BKL %lld times\n",
+			       (const char *)sqlite3_column_text(st, 0),
+			       (long long)sqlite3_column_int64(st, 1));
+	sqlite3_finalize(st);
+}
+
 /* The newest result of each phase of bkl test, when the DB has any. */
 static void show_qemu(struct campaign *c, const char *driver)
 {
 	sqlite3_stmt *st = db_prepare(c->db,
-		"SELECT q.phase, q.result, q.at, q.detail, q.log FROM qemu_results q "
+		"SELECT q.phase, q.result, q.at, q.detail, q.log, q.id FROM qemu_results q "
 		"WHERE q.driver = @driver AND q.id = (SELECT m.id FROM qemu_results m "
 		"WHERE m.driver = q.driver AND m.phase = q.phase ORDER BY m.at DESC, m.id DESC "
 		"LIMIT 1) ORDER BY q.phase DESC");
@@ -41,6 +58,7 @@ static void show_qemu(struct campaign *c, const char *driver)
 			       detail ? (int)strcspn(detail, "\n") : 0, detail ? detail : "");
 			if (sqlite3_column_text(st, 4))
 				printf("              log %s\n", (const char *)sqlite3_column_text(st, 4));
+			show_witness(c, sqlite3_column_int64(st, 5));
 		}
 	sqlite3_finalize(st);
 }

@@ -16,6 +16,7 @@
 #include "lib/parse-options.h"
 #include "lib/paths.h"
 #include "lib/qemu-driver.h"
+#include "lib/qemu-witness.h"
 #include "lib/report.h"
 #include "lib/series.h"
 #include "lib/usage.h"
@@ -32,10 +33,13 @@ const char usage_test[] =
 	"their conversion), or without their conversions (--before: the BKL still\n"
 	"pushed down into their open()), and run the exerciser on each driver's\n"
 	"nodes from several threads.  Any lockdep report, BUG, WARNING, hung\n"
-	"task, BKL message, panic or timeout fails the driver.  A FILE.test (a\n"
-	"negative control of qemu-tests/controls/) loads its module while its\n"
-	"node is being opened.  Each result goes into the DB (bkl status, the\n"
-	"dashboard); console logs are kept in $BKL_CACHE/qemu/logs/.\n"
+	"task, BKL message, panic or timeout fails the driver, and so does the\n"
+	"witness (the kernel's count of BKL acquisitions per function) when the\n"
+	"driver's pushed-down open() did not take the BKL before its conversion,\n"
+	"or still took it after.  A driver needs its push-down in the series.  A\n"
+	"FILE.test (a negative control of qemu-tests/controls/) loads its module\n"
+	"while its node is being opened.  Each result goes into the DB (bkl\n"
+	"status, the dashboard); console logs are kept in $BKL_CACHE/qemu/logs/.\n"
 	"Exit status 0 when every boot passed, 1 otherwise.\n"
 	"\n"
 	"    --before         test the state before the conversion only\n"
@@ -145,8 +149,35 @@ static void detail_of(const struct qboot *b, struct strbuf *out)
 	strbuf_release(&console);
 }
 
+/* The witness's rows: every acquirer, and the push-down's opens even when absent. */
+static int record_witness(sqlite3 *db, sqlite3_int64 id, const struct qwitness *w)
+{
+	sqlite3_stmt *st = db_prepare(db,
+		"INSERT INTO qemu_witness (result_id, function, count, pushed_down) "
+		"VALUES (@id, @function, @count, @pushed) ON CONFLICT (result_id, function) "
+		"DO UPDATE SET count = count + excluded.count * (1 - excluded.pushed_down), "
+		"pushed_down = max(pushed_down, excluded.pushed_down)");
+	int i, ret = 0;
+
+	if (!st)
+		return -1;
+	for (i = 0; i < w->nr_acq + w->nr_opens && !ret; i++) {
+		const struct qwitness_fn *f = i < w->nr_acq ? &w->acq[i] : &w->opens[i - w->nr_acq];
+
+		sqlite3_reset(st);
+		if (db_bind_int(st, "@id", id) || db_bind_text(st, "@function", f->name) ||
+		    db_bind_int(st, "@count", f->count) ||
+		    db_bind_int(st, "@pushed", i >= w->nr_acq))
+			ret = -1;
+		else
+			ret = db_step_done(st);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
 static int record(sqlite3 *db, const char *driver, const char *phase, const struct qboot *b,
-		  const char *detail)
+		  const char *detail, const struct qwitness *w)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"INSERT INTO qemu_results (driver, phase, result, at, kernel, series, accel, "
@@ -168,19 +199,25 @@ static int record(sqlite3 *db, const char *driver, const char *phase, const stru
 	    (b->booted && db_bind_double(st, "@boot", b->run.seconds)))
 		goto out;
 	ret = db_step_done(st);
+	if (!ret && w->seen)
+		ret = record_witness(db, sqlite3_last_insert_rowid(db), w);
 out:
 	sqlite3_finalize(st);
 	return ret;
 }
 
 static void print_result(const struct qboot *b, const char *driver, const char *phase,
-			 const char *detail, int json)
+			 const char *detail, const struct qwitness *w, int json)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int i;
 
 	if (!json) {
 		/* on a pass, the exerciser's summary; else the problems say it */
 		qboot_print_text(b, b->res.verdict == V_PASS ? detail : NULL);
+		for (i = 0; i < w->nr_opens; i++)
+			printf("  witness: %s() took the BKL %lu times\n", w->opens[i].name,
+			       w->opens[i].count);
 		return;
 	}
 	strbuf_addstr(&sb, "{\"driver\":");
@@ -189,18 +226,44 @@ static void print_result(const struct qboot *b, const char *driver, const char *
 	report_json_str(&sb, detail);
 	strbuf_addch(&sb, ',');
 	qboot_json_members(&sb, b);
+	qwitness_json(&sb, w);
 	printf("%s}\n", sb.buf);
 	strbuf_release(&sb);
 }
 
+/*
+ * Read the witness from the console and, for a driver (a control has no
+ * push-down), judge it: its open() takes the BKL before the conversion
+ * (and after, when the series has none), and not after it.
+ */
+static int witness(struct qwitness *w, struct qboot *b, const struct tested *t, int before,
+		   const struct series *all)
+{
+	if (!b->booted || b->res.verdict == V_TIMEOUT)
+		return 0;	/* no exercise to judge */
+	if (qwitness_read(w, b->log.buf))
+		return -1;
+	if (t->d.module)
+		return 0;
+	w->expect = before || !qwitness_has_conversion(all, t->d.name);
+	if (qwitness_opens(w, all, t->d.name))
+		return -1;
+	qwitness_judge(w, b);
+	return 0;
+}
+
 /* One driver's boot on the phase's series. */
 static int boot_driver(struct tested *t, const char *phase, const char *const *frags,
-		       const struct series *s, const struct test_opts *o, sqlite3 *db)
+		       const struct series *s, const struct series *all,
+		       const struct test_opts *o, sqlite3 *db)
 {
 	struct strbuf expect = STRBUF_INIT, kept = STRBUF_INIT, detail = STRBUF_INIT;
 	struct strbuf log_name = STRBUF_INIT, name = STRBUF_INIT;
+	struct qwitness w;
 	struct qboot b;
 	int ret = -1;
+
+	memset(&w, 0, sizeof(w));
 
 	strbuf_addf(&name, "%s (%s)", t->d.name, phase);
 	qboot_init(&b, name.buf);
@@ -208,7 +271,8 @@ static int boot_driver(struct tested *t, const char *phase, const char *const *f
 	strbuf_addf(&log_name, "test-%s-%s", t->d.name, phase);
 	b.expect = expect.buf;
 	b.log_name = log_name.buf;
-	if (qdriver_boot(&b, &t->d, frags, 3) || qboot_run(&b, &o->boot, s))
+	if (qdriver_boot(&b, &t->d, frags, 3) || qboot_run(&b, &o->boot, s) ||
+	    witness(&w, &b, t, !strcmp(phase, "before"), all))
 		goto out;
 	keep_log(&b, t->d.name, phase, &kept);
 	if (kept.len) {
@@ -216,11 +280,12 @@ static int boot_driver(struct tested *t, const char *phase, const char *const *f
 		strbuf_addstr(&b.log, kept.buf);
 	}
 	detail_of(&b, &detail);
-	print_result(&b, t->d.name, phase, sb_str(&detail), o->json);
+	print_result(&b, t->d.name, phase, sb_str(&detail), &w, o->json);
 	t->failed |= b.res.verdict != V_PASS;
-	ret = db ? record(db, t->d.name, phase, &b, sb_str(&detail)) : 0;
+	ret = db ? record(db, t->d.name, phase, &b, sb_str(&detail), &w) : 0;
 out:
 	fflush(stdout);
+	qwitness_release(&w);
 	qboot_release(&b);
 	strbuf_release(&expect);
 	strbuf_release(&kept);
@@ -244,7 +309,8 @@ static int run_phase(struct tested *list, int nr, enum qphase phase, const struc
 	if (ret)
 		return -1;
 	for (i = 0; i < nr && !ret; i++)
-		ret = boot_driver(&list[i], phase == QPHASE_BEFORE ? "before" : "after", frags, &s, o, db);
+		ret = boot_driver(&list[i], phase == QPHASE_BEFORE ? "before" : "after", frags, &s, all,
+				  o, db);
 	unlink(s.file);
 	series_release(&s);
 	return ret;

@@ -251,7 +251,13 @@ int qdriver_union_config(struct strbuf *path)
 		}
 		qdriver_release(&d);
 	}
-	strbuf_addf(path, "%s/qemu", bkl_cache_dir());
+	/*
+	 * One file per content: another repository's bkl test (a test's
+	 * scratch repo) must not rewrite the one a running test builds
+	 * with.  The name stays drivers.config, part of the kernel's key.
+	 */
+	strbuf_addf(path, "%s/qemu/drivers-%016llx", bkl_cache_dir(),
+		    (unsigned long long)fnv1a(FNV1A_INIT, all.buf, all.len));
 	if (mkdir_p(path->buf))
 		goto out;
 	strbuf_addstr(path, "/drivers.config");
@@ -270,6 +276,7 @@ struct phase_sel {
 	struct qdriver *const *drivers;
 	int nr, last;
 	enum qphase phase;
+	struct strbuf withheld;		/* "\nchar-misc\n...": drivers left out */
 };
 
 int qdriver_patch_of(const char *patch, char *driver, size_t size, int *conversion)
@@ -297,38 +304,86 @@ static int owner(const struct phase_sel *sel, const char *patch, int *conv)
 	return -1;
 }
 
+static int is_withheld(const struct phase_sel *sel, const char *driver)
+{
+	struct strbuf key = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&key, "\n%s\n", driver);
+	ret = strstr(sb_str(&sel->withheld), key.buf) != NULL;
+	strbuf_release(&key);
+	return ret;
+}
+
 static int keep_patch(const char *name, int idx, void *data)
 {
 	const struct phase_sel *sel = data;
+	char driver[256];
 	int conv;
 
 	if (idx > sel->last)
 		return 0;
+	if (qdriver_patch_of(name, driver, sizeof(driver), &conv) && is_withheld(sel, driver))
+		return 0;
 	return !(sel->phase == QPHASE_BEFORE && owner(sel, name, &conv) >= 0 && conv);
+}
+
+/*
+ * qemu-tests/campaign-withheld: the drivers whose patches the test kernel
+ * leaves out, one a line, '#' to the end of the line a comment.
+ */
+static int read_withheld(struct strbuf *out)
+{
+	struct strbuf path = STRBUF_INIT;
+	char line[512];
+	FILE *f;
+
+	strbuf_addf(&path, "%s/qemu-tests/campaign-withheld", bkl_repo_dir());
+	strbuf_addch(out, '\n');
+	f = fopen(path.buf, "r");
+	if (!f) {
+		strbuf_release(&path);
+		return errno == ENOENT ? 0 : error("cannot read '%s': %s", path.buf, strerror(errno));
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+
+		p[strcspn(p, "# \t\r\n")] = '\0';
+		if (*p)
+			strbuf_addf(out, "%s\n", p);
+	}
+	fclose(f);
+	strbuf_release(&path);
+	return 0;
 }
 
 int qdriver_series(struct series *dst, const struct series *src, struct qdriver *const *drivers,
 		   int nr, enum qphase phase)
 {
-	struct phase_sel sel = { drivers, nr, -1, phase };
+	struct phase_sel sel = { drivers, nr, -1, phase, STRBUF_INIT };
 	struct strbuf file = STRBUF_INIT;
 	int i, d, c, ret;
-	int *has = calloc(nr, sizeof(*has)), *conv = calloc(nr, sizeof(*conv));
+	int *pushed = calloc(nr, sizeof(*pushed)), *conv = calloc(nr, sizeof(*conv));
 
-	for (i = 0; i < src->nr; i++) {
+	ret = read_withheld(&sel.withheld);
+	for (i = 0; i < src->nr && !ret; i++) {
 		d = owner(&sel, src->names[i], &c);
 		if (d < 0)
 			continue;
-		has[d] = 1;
+		pushed[d] |= !c;
 		conv[d] |= c;
 		sel.last = i;
 	}
-	ret = 0;
 	for (d = 0; d < nr && !ret; d++) {
 		if (drivers[d]->module)		/* a control: no patches of its own */
 			continue;
-		if (!has[d])
-			ret = error("driver '%s' has no patches in patches/series", drivers[d]->name);
+		if (!pushed[d])
+			ret = error("driver '%s' has no push-down in patches/series "
+				    "(drivers/%s/0001-*): its open() never took the BKL",
+				    drivers[d]->name, drivers[d]->name);
+		else if (is_withheld(&sel, drivers[d]->name))
+			ret = error("driver '%s' is withheld from the test kernel "
+				    "(qemu-tests/campaign-withheld)", drivers[d]->name);
 		else if (phase == QPHASE_BEFORE && !conv[d])
 			ret = error("driver '%s' has no conversion in patches/series: "
 				    "nothing to test before it", drivers[d]->name);
@@ -342,9 +397,10 @@ int qdriver_series(struct series *dst, const struct series *src, struct qdriver 
 	} else {
 		ret = -1;
 	}
-	free(has);
+	free(pushed);
 	free(conv);
 	strbuf_release(&file);
+	strbuf_release(&sel.withheld);
 	return ret;
 }
 

@@ -48,7 +48,8 @@ int qdriver_find(struct qdriver *d, const char *name);
 
 /*
  * The fragment every driver test kernel shares: the config lines of all
- * of qemu-tests/drivers/NAME.test, written to $BKL_CACHE/qemu/drivers.config.
+ * of qemu-tests/drivers/NAME.test, written to
+ * $BKL_CACHE/qemu/drivers-<hash of the content>/drivers.config.
  * Two files asking one option differently is an error.
  */
 int qdriver_union_config(struct strbuf *path);

@@ -121,7 +121,19 @@ test_expect_success 'status shows the newest bkl test result of each phase' '
 	grep "^qemu before:  pass at 2024-05-02T11:00:00Z: exercise: done: 10 opens$" out &&
 	grep "^qemu after:   pass at 2024-05-02T12:00:00Z: exercise: done: 20 opens$" out &&
 	test $(grep -c "^qemu" out) = 2 &&
-	sqlite3 "$BKL_DB" "DELETE FROM qemu_results"
+	! grep "witness" out &&
+	sqlite3 "$BKL_DB" "INSERT INTO qemu_witness (result_id, function, count, pushed_down)
+		SELECT id, '\''waiter_open'\'', CASE phase WHEN '\''before'\'' THEN 7 ELSE 0 END, 1
+		FROM qemu_results WHERE result = '\''pass'\'';
+		INSERT INTO qemu_witness (result_id, function, count)
+		SELECT id, '\''tty_open'\'', 3 FROM qemu_results WHERE result = '\''pass'\''" &&
+	bkl status waiter >out &&
+	cat out &&
+	grep -A2 "^qemu before:" out | grep "^  *witness: waiter_open() took the BKL 7 times$" &&
+	grep -A2 "^qemu after:" out | grep "^  *witness: waiter_open() took the BKL 0 times$" &&
+	! grep "tty_open" out &&
+	sqlite3 "$BKL_DB" "PRAGMA foreign_keys = ON; DELETE FROM qemu_results" &&
+	test $(sqlite3 "$BKL_DB" "SELECT count(*) FROM qemu_witness") = 0
 '
 
 test_expect_success 'log: every step with time and who, oldest first' '

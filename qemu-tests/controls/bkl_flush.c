@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A negative control for bkl test: an open() that flushes a workqueue
- * whose work takes the BKL.  With CONFIG_BKL_LEGACY_SITES chrdev_open()
- * holds the BKL around open(), so the flush waits for a work item that
- * waits for the BKL this task holds: with a mutex BKL, a deadlock (the
- * 2.6.2x kernels escaped it only because schedule() dropped the BKL).
- * The series' flush_workqueue() helper warns and drops the BKL for the
- * wait; bkl test must report the warning as a failure.
- * bkl_flush_fixed.c queues in open() and flushes in release(), which
- * runs without the BKL.
+ * whose work takes the BKL.  The driver is in its pushed-down form: the
+ * BKL that chrdev_open() took around open() in 2.6.26 is taken by open()
+ * itself (the test kernel's chrdev_open() and misc_open() take none), so
+ * the flush waits for a work item that waits for the BKL this task
+ * holds: with a mutex BKL, a deadlock (the 2.6.2x kernels escaped it only
+ * because schedule() dropped the BKL).  The series' flush_workqueue()
+ * helper warns and drops the BKL for the wait; bkl test must report the
+ * warning as a failure.  bkl_flush_fixed.c queues in open() and flushes
+ * in release(), which runs without the BKL.
  */
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -34,10 +35,12 @@ static DECLARE_WORK(bkl_flush_work, bkl_flush_work_fn);
 
 static int bkl_flush_open(struct inode *inode, struct file *file)
 {
+	lock_kernel();
 	queue_work(bkl_flush_wq, &bkl_flush_work);
 #ifndef BKL_FLUSH_FIXED
 	flush_workqueue(bkl_flush_wq);
 #endif
+	unlock_kernel();
 	return 0;
 }
 

@@ -18,6 +18,14 @@
  * Prints one line per node, then "exercise: done: N opens ...".  A node
  * never opened, or a module that does not load, is a line
  * "test_exercise: ... FAILED", which the host counts as a failed selftest.
+ *
+ * The witness: with CONFIG_BKL_DEBUG the kernel counts lock_kernel()
+ * calls per calling function in /sys/kernel/debug/bkl/acquirers.  The
+ * counts are reset before the exercise and printed after it, between
+ * "exercise: acquirers: begin" and "exercise: acquirers: end", one
+ * "exercise: acquirer: COUNT FUNCTION" line each, so that bkl test sees
+ * whether the driver's open() took the BKL.  Without the file:
+ * "exercise: acquirers: none: REASON".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,6 +216,49 @@ static void *loader(void *arg)
 	return NULL;
 }
 
+#define ACQUIRERS "/sys/kernel/debug/bkl/acquirers"
+
+/* The witness file; debugfs is mounted on demand (init does not). */
+static int open_acquirers(int flags)
+{
+	int fd = open(ACQUIRERS, flags);
+
+	if (fd < 0 && errno == ENOENT &&
+	    !mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL))
+		fd = open(ACQUIRERS, flags);
+	return fd;
+}
+
+static void reset_acquirers(void)
+{
+	int fd = open_acquirers(O_WRONLY);
+
+	if (fd < 0)
+		return;
+	if (write(fd, "0\n", 2) != 2)
+		printf("exercise: acquirers: cannot reset: %s\n", strerror(errno));
+	close(fd);
+}
+
+static void print_acquirers(void)
+{
+	FILE *f;
+	char line[256];
+	int fd = open_acquirers(O_RDONLY);
+
+	if (fd < 0 || !(f = fdopen(fd, "r"))) {
+		printf("exercise: acquirers: none: %s\n", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	puts("exercise: acquirers: begin");
+	while (fgets(line, sizeof(line), f))
+		printf("exercise: acquirer: %.*s\n", (int)strcspn(line, "\n"), line);
+	puts("exercise: acquirers: end");
+	fclose(f);
+}
+
 static int report(void)
 {
 	unsigned long total = 0;
@@ -251,6 +303,7 @@ int main(void)
 		nr_threads = 4;
 	if (seconds <= 0)
 		seconds = 3;
+	reset_acquirers();
 	deadline = now() + seconds;
 	for (i = 0; i < nr_threads; i++)
 		pthread_create(&threads[i], NULL, worker, (void *)i);
@@ -261,6 +314,7 @@ int main(void)
 	if (module && *module)
 		pthread_join(load, NULL);
 	total = report();
+	print_acquirers();
 	printf("exercise: done: %d opens of %d nodes by %ld threads in %.0f s\n",
 	       total < 0 ? -total - 1 : total, nr_nodes, nr_threads, seconds);
 	return total < 0;
