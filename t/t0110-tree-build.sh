@@ -139,8 +139,9 @@ test_expect_success KTREE 'the broken patch fixed: only its object is compiled a
 
 # ---- the project's series: a sample, allmodconfig, in the real cache ----
 
-# atyfb's push-down put the include under #ifdef CONFIG_ADB_PMU: it fails
-# exactly while the patched file still has it nested in an #if.
+# snd-seq's push-down put the include under #ifdef CONFIG_COMPAT (atyfb's,
+# withdrawn since, under CONFIG_ADB_PMU): it fails exactly while the
+# patched file still has it nested in an #if.
 nested_include() {	# file: the #if depth of its smp_lock.h include
 	awk '/^#[ \t]*if/ { d++ } /^#[ \t]*endif/ { d-- }
 	     /^#include <linux\/smp_lock.h>/ { print d; exit }' "$1"
@@ -150,7 +151,7 @@ test_expect_success KTREE 'a sample of the series builds under both configs; fai
 	grep -v "^#\\|^$" "$BKL_ROOT/patches/series" | sed "s|^|$BKL_ROOT/patches/|" |
 		xargs sed -n "s|^+++ b/||p" | cut -f1 | grep "\.c$" | sort -u >all &&
 	step=$(($(wc -l <all) / 22)) &&
-	{ awk -v s=$step "NR % s == 1" all && echo drivers/video/fbdev/aty/atyfb_base.c; } |
+	{ awk -v s=$step "NR % s == 1" all && echo sound/core/seq/seq_clientmgr.c; } |
 		sort -u >sample &&
 	n=$(wc -l <sample) && test $n -ge 20 &&
 	{ bkl tree --build -j2 $(cat sample) >out 2>err; rc=$?; } &&
@@ -171,11 +172,11 @@ test_expect_success KTREE 'a sample of the series builds under both configs; fai
 		done <sample || exit 1
 	done &&
 	if grep -q "): .*error" out; then test $rc = 1; else test $rc = 0; fi &&
-	W=$REAL_CACHE/linux/work/drivers/video/fbdev/aty/atyfb_base.c &&
+	W=$REAL_CACHE/linux/work/sound/core/seq/seq_clientmgr.c &&
 	if test "$(nested_include $W)" -gt 0; then
-		test "$(grep -c "^drivers/video/fbdev/aty/atyfb_base.o (.*): .*error: implicit declaration of function .lock_kernel." out)" = 2
+		test "$(grep -c "^sound/core/seq/seq_clientmgr.o (.*): .*error: implicit declaration of function .lock_kernel." out)" = 2
 	else
-		! grep "^drivers/video/fbdev/aty/atyfb_base.o (.*error" out
+		! grep "^sound/core/seq/seq_clientmgr.o (.*error" out
 	fi
 '
 
