@@ -56,7 +56,7 @@ void edits_release(struct edits *ed)
 }
 
 /* "#  ifdef" -> "ifdef": the directive of a preprocessor line, else NULL. */
-static const char *directive(const char *p)
+const char *cpp_directive(const char *p)
 {
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -93,7 +93,7 @@ static int include_slot(const struct csrc *c)
 	cfuncs_release(f, nf);
 	for (p = c->text; p && p < c->text + limit; p = nl ? nl + 1 : NULL) {
 		nl = strchr(p, '\n');
-		d = directive(p);
+		d = cpp_directive(p);
 		if (!d)
 			continue;
 		if (is_word(d, "if") || is_word(d, "ifdef") || is_word(d, "ifndef"))

@@ -316,19 +316,6 @@ static int legacy_if(const char *d)
 	return strncmp(d, "ifndef CONFIG_BKL_LEGACY_SITES", 30) ? -1 : 0;
 }
 
-static const char *directive(const char *line)
-{
-	const char *p = line;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p != '#')
-		return NULL;
-	for (p++; *p == ' ' || *p == '\t'; p++)
-		;
-	return p;
-}
-
 /*
  * fs/char_dev.c as if CONFIG_BKL_LEGACY_SITES were off, for the
  * conditionals on that symbol only (unifdef -U): whether the series takes
@@ -345,7 +332,7 @@ static int unifdef_legacy(const char *text, struct strbuf *out)
 		nl = nl ? nl + 1 : p + strlen(p);
 		for (on = 1, i = 0; i < depth; i++)
 			on &= keep[i];
-		d = directive(p);
+		d = cpp_directive(p);
 		if (d && !strncmp(d, "if", 2) && depth < 64) {
 			int l = legacy_if(d);
 

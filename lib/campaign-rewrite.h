@@ -37,6 +37,9 @@ int rewrite_pushdown(const struct csrc *c, const struct cfunc *f, struct edits *
  * #include <header> after the last #include of the leading block that no
  * #if encloses: 1 when already there, -1 after error() when none.
  */
+/* "#  ifdef X" -> "ifdef X": the directive of a preprocessor line, else NULL. */
+const char *cpp_directive(const char *line);
+
 int rewrite_add_include(const struct csrc *c, const char *header, struct edits *ed);
 /* Drop the #include <header> line; 1 when there is none. */
 int rewrite_drop_include(const struct csrc *c, const char *header, struct edits *ed);
