@@ -14,6 +14,7 @@
 #include <string.h>
 #include "campaign-check.h"
 #include "db/db.h"
+#include "qemu-driver.h"
 #include "series.h"
 #include "strbuf.h"
 #include "usage.h"
@@ -132,10 +133,10 @@ static int carry_line(const struct ppatch *p, const char *path, int l)
 /* Is this series entry a driver's push-down: drivers/<d>/0001-...? */
 static int is_pushdown(const char *name)
 {
-	const char *s = strchr(name + 8, '/');
+	char driver[256];
+	int conversion;
 
-	return !strncmp(name, "drivers/", 8) && s && !strncmp(s + 1, "0001-", 5) &&
-	       strstr(s, "push-down");
+	return qdriver_patch_of(name, driver, sizeof(driver), &conversion) && !conversion;
 }
 
 struct check {

@@ -13,6 +13,7 @@
 #include "qemu.h"
 #include "qemu-witness.h"
 #include "report.h"
+#include "qemu-driver.h"
 #include "series.h"
 #include "usage.h"
 
@@ -52,12 +53,12 @@ static void scan_entry_points(struct qwitness *w, char *para)
 
 static const char *pushdown_of(const struct series *s, const char *driver)
 {
-	size_t n = strlen(driver);
-	int i;
+	char name[256];
+	int i, conversion;
 
 	for (i = 0; i < s->nr; i++)
-		if (!strncmp(s->names[i], "drivers/", 8) && !strncmp(s->names[i] + 8, driver, n) &&
-		    !strncmp(s->names[i] + 8 + n, "/0001-", 6))
+		if (qdriver_patch_of(s->names[i], name, sizeof(name), &conversion) &&
+		    !conversion && !strcmp(name, driver))
 			return s->names[i];
 	return NULL;
 }
