@@ -47,6 +47,7 @@ struct g_cover {
 	int node, edge;			/* the covered function, the call that covers it */
 	int store, reg;
 	int entry;			/* a registered char device's ->open/->fasync */
+	int registered;			/* the call reached it through a registration */
 };
 
 /* (name, scope) -> value, open addressing over interned names */

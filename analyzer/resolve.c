@@ -424,6 +424,7 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 				c->store = t->store;
 				c->reg = reg;
 				c->entry = 1;
+				c->registered = t->reg >= 0;
 			}
 			continue;
 		}
@@ -433,6 +434,7 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 		c->store = t->store;
 		c->reg = reg >= 0 ? reg : t->reg;
 		c->entry = reg >= 0;
+		c->registered = t->reg >= 0;
 		f->covered = g->nr_cover;
 		queue[(*tail)++] = t->node;
 	}
@@ -533,17 +535,6 @@ static int bind_text_or_null(sqlite3_stmt *st, const char *name, const char *v)
 	return v ? db_bind_text(st, name, v) : bind_null(st, name);
 }
 
-/* Did the call reach the function through a registration (not by type)? */
-static int edge_registered(const struct g_edge *e, const struct g_cover *c)
-{
-	int k;
-
-	for (k = 0; k < e->nr_targets; k++)
-		if (e->targets[k].store == c->store)
-			return e->targets[k].reg >= 0;
-	return 0;
-}
-
 static int store_cover(sqlite3 *db, struct graph *g, const struct g_cover *c,
 		       sqlite3_stmt *site, sqlite3_stmt *cov)
 {
@@ -567,7 +558,7 @@ static int store_cover(sqlite3 *db, struct graph *g, const struct g_cover *c,
 	    bind_text_or_null(cov, "@rfile", r ? r->file : NULL) ||
 	    (r ? db_bind_int(cov, "@rline", r->line) : bind_null(cov, "@rline")) ||
 	    db_bind_int(cov, "@entry", c->entry) ||
-	    db_bind_text(cov, "@edge", edge_registered(e, c) ? "registered" : "by-type") ||
+	    db_bind_text(cov, "@edge", c->registered ? "registered" : "by-type") ||
 	    db_bind_int(cov, "@candidates", e->nr_targets))
 		return -1;
 	return db_step_done(cov);
