@@ -23,6 +23,9 @@ struct centry {
 	char *st, *edge, *tbl, *via_file, *reg_via, *reg_file;
 };
 
+/* A type-resolved call with more targets than this names no caller. */
+#define FEW_CANDIDATES 5
+
 /* Does the push-down go into it: a registered char device's open/fasync? */
 static inline int centry_is_entry(const struct centry *e)
 {

@@ -210,10 +210,16 @@ static void no_entry_error(const struct cdriver *d)
 		strbuf_addf(&sb, "%s() is", first->function);
 	else
 		strbuf_addf(&sb, "%s() and %d more are", first->function, n - 1);
-	error("'%s' has no registered char device open() or fasync(): %s only reached under "
-	      "the BKL, from %s() through %s.%s (%s): nothing to push down", d->id, sb.buf,
-	      *first->via ? first->via : "?", first->st ? first->st : "?", first->member,
-	      first->edge ? first->edge : "no evidence");
+	if (first->edge && !strcmp(first->edge, "by-type") && first->candidates > FEW_CANDIDATES)
+		/* one of 41 targets of a call is no caller of this driver's */
+		error("'%s' has no registered char device open() or fasync(): %s only reached "
+		      "under the BKL by type, as one of %d %s.%s implementations: nothing to "
+		      "push down", d->id, sb.buf, first->candidates, first->st, first->member);
+	else
+		error("'%s' has no registered char device open() or fasync(): %s only reached "
+		      "under the BKL, from %s() through %s.%s (%s): nothing to push down", d->id,
+		      sb.buf, *first->via ? first->via : "?", first->st ? first->st : "?",
+		      first->member, first->edge ? first->edge : "no evidence");
 	strbuf_release(&sb);
 }
 

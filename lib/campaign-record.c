@@ -87,9 +87,6 @@ static void entry_points(struct strbuf *sb, const struct cdriver *d, const struc
 		strbuf_addstr(sb, ".\n");
 }
 
-/* A type-resolved call with more targets than this names no caller. */
-#define FEW_CANDIDATES 5
-
 /*
  * Functions the BKL covers only because a call made with it held reaches
  * them: no push-down goes there (the caller's holder keeps it), but the
