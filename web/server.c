@@ -313,7 +313,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 		len = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
 		if (len && strtoull(len, NULL, 10) > WEB_MAX_BODY) {
 			cs->too_big = 1;
-			return reply_error(conn, srv, 413, "request body too large");
+			if (strtoull(len, NULL, 10) > WEB_DRAIN_MAX)
+				return reply_error(conn, srv, 413, "request body too large");
 		}
 		return MHD_YES;
 	}

@@ -14,6 +14,12 @@
 #include "lib/strbuf.h"
 
 #define WEB_MAX_BODY	(16 * 1024)	/* a claim form is < 1 KiB */
+/*
+ * A longer body up to this is read and dropped before the 413: a server
+ * that closes with the body unread resets the connection, and the client
+ * may lose the answer to the reset.  Beyond it, answer at once.
+ */
+#define WEB_DRAIN_MAX	(8 * 1024 * 1024)
 #define WEB_MAX_ARG	200		/* a driver or subsystem name */
 
 struct web_server {
