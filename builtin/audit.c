@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "db/db.h"
+#include "lib/audit-run.h"
+#include "lib/audit-progress.h"
 #include "lib/kbuild-config.h"
 #include "lib/kbuild-flags.h"
 #include "lib/kbuild-jobs.h"
@@ -156,130 +158,6 @@ static int probe_bkl(struct kbuild_flags *kf, const char *objtree,
 	return real;
 }
 
-/* Did the analyzer's global pass run after the last analysis? */
-static int resolved(sqlite3 *db)
-{
-	sqlite3_stmt *st = NULL;
-	int yes = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'analyzer.resolved'",
-			       -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		yes = sqlite3_column_text(st, 0) && !strcmp((const char *)sqlite3_column_text(st, 0), "1");
-	sqlite3_finalize(st);
-	return yes;
-}
-
-static const char *self_exe(void)
-{
-	static char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	if (n <= 0)
-		return "bkl";
-	path[n] = '\0';
-	/* rebuilt while we run: the new binary is at the same path */
-	if (n > 10 && !strcmp(path + n - 10, " (deleted)"))
-		path[n - 10] = '\0';
-	return path;
-}
-
-/* bkl merge --db DB SHARD...: the shards in, then the global pass. */
-static int merge_shards(const char *db_path, const struct kjobs *k)
-{
-	const char **argv = calloc(k->jobs + 5, sizeof(*argv));
-	char **shards = calloc(k->jobs, sizeof(*shards));
-	struct strbuf out = STRBUF_INIT;
-	int i, nr = 0, rc;
-
-	if (!argv || !shards)
-		abort();
-	argv[nr++] = self_exe();
-	argv[nr++] = "merge";
-	argv[nr++] = "--db";
-	argv[nr++] = db_path;
-	for (i = 0; i < k->jobs; i++) {
-		char buf[PATH_MAX];
-
-		kjobs_shard_path(k, i, buf, sizeof(buf));
-		if (path_exists(buf))
-			argv[nr++] = shards[i] = strdup(buf);
-	}
-	if (isatty(2))
-		fprintf(stderr, "merging %d shards into %s and resolving\n", nr - 4, db_path);
-	rc = run_command(argv, NULL, &out);
-	if (rc) {
-		fputs(sb_str(&out), stderr);
-		error("cannot merge the shards in '%s' into '%s' (kept for 'bkl merge')",
-		      k->shard_dir, db_path);
-	}
-	for (i = 0; i < k->jobs; i++)
-		free(shards[i]);
-	free(shards);
-	free(argv);
-	strbuf_release(&out);
-	return rc ? -1 : 0;
-}
-
-struct plan {
-	char *kind;		/* per walked file: enum kflags_kind */
-	struct kjob *job;
-	char (*flags_hash)[17];
-	char (*src_hash)[17];
-	int nr, skipped, host, included;
-};
-
-/* Which files to analyze: those kstate says changed (all with --force). */
-static void make_plan(struct plan *p, struct walk *w, struct kbuild_flags *kf,
-		      struct kstate *ks, const char *config_hash, int force)
-{
-	struct strbuf file = STRBUF_INIT, full = STRBUF_INIT;
-	int i;
-
-	p->kind = calloc(w->nr + 1, 1);
-	p->job = calloc(w->nr + 1, sizeof(*p->job));
-	p->flags_hash = calloc(w->nr + 1, sizeof(*p->flags_hash));
-	p->src_hash = calloc(w->nr + 1, sizeof(*p->src_hash));
-	if (!p->kind || !p->job || !p->flags_hash || !p->src_hash)
-		abort();
-	for (i = 0; i < w->nr; i++) {
-		const char *src;
-
-		p->kind[i] = kbuild_flags_for(kf, w->files[i], &file);
-		if (p->kind[i] == KFLAGS_HOST) {
-			p->host++;
-			continue;
-		}
-		/* Not a compilation unit: analyzed as part of its includer. */
-		if (p->kind[i] == KFLAGS_DIR && kstate_included(ks, w->files[i])) {
-			p->kind[i] = 'I';
-			p->included++;
-			continue;
-		}
-		strbuf_reset(&full);
-		strbuf_addstr(&full, kbuild_checkflags(kf));
-		if (full.len && file.len)
-			strbuf_addstr(&full, "\n");
-		strbuf_addstr(&full, file.buf);
-		/*
-		 * The configuration counts as a flag: a file that failed has
-		 * no recorded headers, but is tried again when it changes.
-		 */
-		snprintf(p->flags_hash[p->nr], 17, "%016llx", (unsigned long long)
-			 fnv1a(fnv1a(FNV1A_INIT, full.buf, full.len), config_hash, 16));
-		if (!force && !kstate_stale(ks, w->files[i], p->flags_hash[p->nr])) {
-			p->skipped++;
-			continue;
-		}
-		src = kstate_hash(ks, w->files[i]);
-		snprintf(p->src_hash[p->nr], 17, "%s", src ? src : "unreadable");
-		p->job[p->nr].path = w->files[i];
-		p->job[p->nr].flags = strdup(full.buf);
-		p->nr++;
-	}
-	strbuf_release(&file);
-	strbuf_release(&full);
-}
-
 static void show_flags(struct walk *w, struct kbuild_flags *kf)
 {
 	struct strbuf flags = STRBUF_INIT, full = STRBUF_INIT;
@@ -323,7 +201,7 @@ static void count(sqlite3 *db, const char *sql, char *buf, size_t size)
 	sqlite3_finalize(st);
 }
 
-static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct plan *p,
+static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct audit_plan *p,
 		    struct kstate *ks, const struct kjobs *k, double elapsed)
 {
 	int i, fail = 0, total = 0, fail_x86 = 0, total_x86 = 0, fail_b = 0, total_b = 0;
@@ -371,14 +249,6 @@ static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct pla
 	printf("audit: %s elapsed; database %s\n", el, db_path);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int cmd_audit(int argc, const char **argv)
 {
 	const char *opt_tree = NULL, *config = "allmodconfig", *db_opt = NULL;
@@ -390,12 +260,12 @@ int cmd_audit(int argc, const char **argv)
 	struct kbuild_flags *kf = NULL;
 	struct kstate *ks = NULL;
 	struct walk w = { 0 };
-	struct plan p = { 0 };
+	struct audit_plan p = { 0 };
 	struct kjobs k = { 0 };
 	char **scope = NULL, db_path[PATH_MAX + 1];
 	const char **dirs = NULL;
 	sqlite3 *db = NULL;
-	double start = now();
+	double start = audit_now();
 	int i, nr_scope, gone, ret = -1;
 	const struct option opts[] = {
 		OPT_STRING(0, "tree", &opt_tree),
@@ -482,28 +352,26 @@ int cmd_audit(int argc, const char **argv)
 	gone = kstate_forget_missing(ks, db, (const char *const *)scope, nr_scope);
 	if (gone < 0)
 		goto out;
-	make_plan(&p, &w, kf, ks, cfg.hash, force);
-	k.self = self_exe();
+	audit_plan_make(&p, &w, kf, ks, cfg.hash, force);
+	audit_plan_order(&p);
+	k.self = audit_self_exe();
 	k.jobs = jobs;
 	k.timeout = timeout;
 	strbuf_addf(&shards, "%s.shards", db_path);
 	k.shard_dir = shards.buf;
+	if (audit_progress_plan(db, (const char *const *)w.files, w.nr, p.job, p.tier, p.nr))
+		goto out;
 	if (p.nr) {
-		const char *rm[] = { "rm", "-rf", shards.buf, NULL };
-
-		if (run_command(rm, NULL, NULL) || mkdir_p(shards.buf) ||
-		    kjobs_run(&k, p.job, p.nr) || merge_shards(db_path, &k))
+		if (audit_plan_run(db, db_path, &p, ks, &k))
 			goto out;
-		run_command(rm, NULL, NULL);
-	} else if (gone || !resolved(db)) {
+	} else if (gone || !audit_resolved(db)) {
 		/* files gone, or `bkl check` analyses: the global pass again */
-		if (merge_shards(db_path, &k))
+		if (audit_merge_shards(db_path, &k, 1))
 			goto out;
 	}
-	if (kstate_record(ks, db, p.job, p.flags_hash, (const char (*)[17])p.src_hash, p.nr) ||
-	    (p.nr && kstate_scan_included(ks, db)))
+	if ((p.nr && kstate_scan_included(ks, db)) || audit_progress_finish(db) < 0)
 		goto out;
-	summary(db, db_path, &w, &p, ks, &k, now() - start);
+	summary(db, db_path, &w, &p, ks, &k, audit_now() - start);
 	if (gone)
 		printf("audit: %d files gone from the tree: their facts removed\n", gone);
 	ret = 0;
@@ -514,14 +382,7 @@ out:
 	kstate_free(ks);
 	kbuild_flags_free(kf);
 	kbuild_config_release(&cfg);
-	for (i = 0; i < p.nr; i++) {
-		free(p.job[i].flags);
-		free(p.job[i].err);
-	}
-	free(p.kind);
-	free(p.job);
-	free(p.flags_hash);
-	free(p.src_hash);
+	audit_plan_release(&p);
 	kwalk_release(&w);
 	for (i = 0; scope && scope[i]; i++)
 		free(scope[i]);

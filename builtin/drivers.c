@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "lib/audit-progress.h"
 #include "lib/campaign-drivers.h"
 #include "lib/kbuild-modules.h"
 #include "lib/ktree.h"
@@ -163,6 +164,7 @@ int cmd_drivers(int argc, const char **argv)
 		campaign_close(&c);
 		return -1;
 	}
+	audit_progress_warn(c.db);
 	if (!json)
 		printf("%-20s %-12s %-26s %5s %5s %4s %3s  %s\n", "DRIVER", "STATUS", "ENTRY POINTS",
 		       "SITES", "SLEEP", "WAIT", "IMB", "SUBSYSTEM");

@@ -7,7 +7,7 @@
 #include "lib/usage.h"
 
 const char usage_merge[] =
-	"usage: bkl merge [--db OUT] [--primitives FILE] SHARD.db...\n"
+	"usage: bkl merge [--db OUT] [--primitives FILE] [--no-resolve] SHARD.db...\n"
 	"\n"
 	"Merge shard databases written by 'bkl analyze --no-resolve' into OUT:\n"
 	"each shard's files replace the same paths in OUT, one transaction per\n"
@@ -15,17 +15,20 @@ const char usage_merge[] =
 	"everything.  With no shard, only the global pass runs.\n"
 	"\n"
 	"    --db OUT           the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
-	"    --primitives FILE  replace the built-in analyzer/primitives.txt\n";
+	"    --primitives FILE  replace the built-in analyzer/primitives.txt\n"
+	"    --no-resolve       merge only: another merge will run the global pass\n"
+	"                       (bkl audit's batches between two resolves)\n";
 
 int cmd_merge(int argc, const char **argv)
 {
 	const char *db_path = NULL;
 	struct analyzer_opts o = { 0 };
-	int i, ret = 0;
+	int i, ret = 0, no_resolve = 0;
 	sqlite3 *db;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &db_path),
 		OPT_STRING(0, "primitives", &o.primitives),
+		OPT_BOOL(0, "no-resolve", &no_resolve),
 		OPT_END()
 	};
 
@@ -38,7 +41,7 @@ int cmd_merge(int argc, const char **argv)
 		return -1;
 	for (i = 0; i < argc && !ret; i++)
 		ret = analyzer_merge(db, argv[i]);
-	if (!ret)
+	if (!ret && !no_resolve)
 		ret = analyzer_resolve(db, &o);
 	if (!ret)
 		printf("merged %d shard%s into %s\n", argc, argc == 1 ? "" : "s", db_path);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "lib/audit-progress.h"
 #include "lib/campaign-audit.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
@@ -21,7 +22,11 @@ const char usage_pick[] =
 	"    --subsystem S    only drivers whose MAINTAINERS section contains S\n"
 	"    -n N             at most N drivers (default 20; 0: all)\n"
 	"    --json           [{\"driver\",\"subsystem\",\"status\",\"score\",\"reason\",\n"
-	"                      \"entry_points\"}], easiest first\n";
+	"                      \"entry_points\"}], easiest first\n"
+	"\n"
+	"While the audit is missing or not finished, a warning on stderr says how\n"
+	"far it is and what to run: drivers in files not analyzed yet are not\n"
+	"listed, so an empty list then does not mean the campaign is over.\n";
 
 struct pick {
 	struct cdriver *d;
@@ -75,7 +80,7 @@ static void show(const struct pick *p, int i, int json, struct strbuf *out)
 int cmd_pick(int argc, const char **argv)
 {
 	const char *db = NULL, *tree = NULL, *subsystem = NULL;
-	int json = 0, max = 20, nr, np = 0, i, ret = 0;
+	int json = 0, max = 20, nr, np = 0, i, ret = 0, incomplete;
 	struct strbuf out = STRBUF_INIT;
 	struct pick *p = NULL;
 	struct campaign c;
@@ -116,13 +121,15 @@ int cmd_pick(int argc, const char **argv)
 		audit_release(&a);
 	}
 	qsort(p, np, sizeof(*p), cmp_pick);
+	incomplete = audit_progress_warn(c.db) > 0;
 	for (i = 0; !ret && i < np && (!max || i < max); i++)
 		show(&p[i], i, json, &out);
 	if (!ret && json)
 		printf("[%s\n]\n", sb_str(&out));
 	else if (!ret && !np)
-		printf("no unclaimed driver%s%s%s\n", subsystem ? " in '" : "",
-		       subsystem ? subsystem : "", subsystem ? "'" : "");
+		printf("no unclaimed driver%s%s%s%s\n", subsystem ? " in '" : "",
+		       subsystem ? subsystem : "", subsystem ? "'" : "",
+		       incomplete ? " among the files analyzed so far" : "");
 	for (i = 0; i < np; i++)
 		free(p[i].reason);
 	free(p);

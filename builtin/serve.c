@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include "builtin.h"
+#include "lib/audit-progress.h"
 #include "db/db.h"
 #include "lib/parse-options.h"
 #include "lib/usage.h"
@@ -42,6 +43,7 @@ int cmd_serve(int argc, const char **argv)
 	/* create or migrate it once, here, with a clear error */
 	if (db_open(db_path, &db))
 		return -1;
+	audit_progress_warn(db);
 	db_close(db);
 	return web_serve(db_path, tree, bind, port);
 }

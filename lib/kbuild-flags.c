@@ -93,6 +93,7 @@ static const char flags_mk[] =
 struct kf_entry {
 	char *key;		/* "drivers/char/misc.c", or "drivers/char/" for a D line */
 	char *flags;
+	char *target;		/* Kbuild's own name when not key: "a/b/../c/x" */
 	char kind;
 };
 
@@ -137,7 +138,8 @@ static int kind_rank(char kind)
 	return kind == KFLAGS_BUILT ? 3 : kind == KFLAGS_OFF ? 2 : 1;
 }
 
-static void kf_put(struct kbuild_flags *kf, const char *key, char kind, const char *flags)
+static void kf_put(struct kbuild_flags *kf, const char *key, char kind, const char *flags,
+		   const char *target)
 {
 	struct kf_entry *e;
 
@@ -148,12 +150,14 @@ static void kf_put(struct kbuild_flags *kf, const char *key, char kind, const ch
 		if (kind_rank(kind) <= kind_rank(e->kind))
 			return;
 		free(e->flags);
+		free(e->target);
 	} else {
 		e->key = strdup(key);
 		kf->nr++;
 	}
 	e->kind = kind;
 	e->flags = strdup(flags);
+	e->target = target ? strdup(target) : NULL;
 }
 
 static const char *mk_version(void)
@@ -340,6 +344,7 @@ static void name_fix(struct strbuf *out, const char *base, size_t n)
 static int load_tsv(struct kbuild_flags *kf, const char *path, const char *objtree)
 {
 	struct strbuf text = STRBUF_INIT, key = STRBUF_INIT, flags = STRBUF_INIT;
+	struct strbuf raw = STRBUF_INIT;
 	char *line, *next, *tab1, *tab2;
 
 	if (strbuf_read_file(&text, path) < 0)
@@ -354,14 +359,19 @@ static int load_tsv(struct kbuild_flags *kf, const char *path, const char *objtr
 			continue;
 		*tab2 = '\0';
 		strbuf_reset(&key);
+		strbuf_reset(&raw);
 		strbuf_addstr(&key, tab1 + 1);
+		strbuf_addstr(&raw, tab1 + 1);
 		kflags_normalize_path(key.buf);
 		key.len = strlen(key.buf);
 		strbuf_addstr(&key, *line == KFLAGS_DIR ? "/" : ".c");
 		kflags_filter_line(tab2 + 1, objtree, &flags);
-		kf_put(kf, key.buf, *line, sb_str(&flags));
+		/* amdkfd is built from amdgpu's Makefile as amdgpu/../amdkfd/x.o */
+		kf_put(kf, key.buf, *line, sb_str(&flags),
+		       strncmp(key.buf, raw.buf, raw.len) ? raw.buf : NULL);
 	}
 	strbuf_release(&text);
+	strbuf_release(&raw);
 	strbuf_release(&key);
 	strbuf_release(&flags);
 	return 0;
@@ -420,6 +430,7 @@ void kbuild_flags_free(struct kbuild_flags *kf)
 	for (i = 0; i < kf->size; i++) {
 		free(kf->tab[i].key);
 		free(kf->tab[i].flags);
+		free(kf->tab[i].target);
 	}
 	free(kf->tab);
 	free(kf->checkflags);
@@ -434,6 +445,20 @@ const char *kbuild_checkflags(struct kbuild_flags *kf)
 size_t kbuild_flags_count(struct kbuild_flags *kf)
 {
 	return kf->nr;
+}
+
+void kbuild_flags_target(struct kbuild_flags *kf, const char *src, struct strbuf *out)
+{
+	struct kf_entry *e = kf_find(kf, src);
+	size_t n = strlen(src);
+
+	strbuf_reset(out);
+	if (e->key && e->target)
+		strbuf_addf(out, "%s.o", e->target);
+	else if (n > 2 && !strcmp(src + n - 2, ".c"))
+		strbuf_addf(out, "%.*s.o", (int)(n - 2), src);
+	else
+		strbuf_addstr(out, src);
 }
 
 enum kflags_kind kbuild_flags_for(struct kbuild_flags *kf, const char *src, struct strbuf *out)

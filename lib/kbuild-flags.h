@@ -37,6 +37,8 @@ int kbuild_flags_load(struct kbuild_flags **out, const char *outdir, const char 
 void kbuild_flags_free(struct kbuild_flags *kf);
 /* src's flags, Kbuild's $(c_flags) for it, into out (reset first). */
 enum kflags_kind kbuild_flags_for(struct kbuild_flags *kf, const char *src, struct strbuf *out);
+/* The object Kbuild builds src as: "x/y.o", or "x/../z/y.o" from another Makefile. */
+void kbuild_flags_target(struct kbuild_flags *kf, const char *src, struct strbuf *out);
 /* The sparse-relevant part of $(CHECKFLAGS): what Kbuild gives a checker before c_flags. */
 const char *kbuild_checkflags(struct kbuild_flags *kf);
 /* Number of files and directories the dump knows. */

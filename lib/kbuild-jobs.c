@@ -56,31 +56,39 @@ static void err_path(const struct kjobs *k, int slot, char *buf, size_t size)
 	snprintf(buf, size, "%s/slot-%d.err", k->shard_dir, slot);
 }
 
+/*
+ * The ETA is the whole run's rate so far (batches, merges and all) times
+ * what is left: it does not swing with one slow file or directory.
+ */
 static void progress(struct kjobs *k, int nr, double start, int last)
 {
 	static double shown;
-	double t = now(), el = t - start, eta;
+	double t = now(), el, eta;
 	char e1[32], e2[32], bar[21];
-	int i, tty = isatty(2);
+	int i, tty = isatty(2), done = k->base + k->done, all = k->total ? k->total : nr;
 
+	if (k->t0 > 0 && k->t0 < start)
+		start = k->t0;
+	el = t - start;
 	if (k->quiet || (!last && t - shown < (tty ? 0.2 : 30)))
 		return;
 	if (!shown && !last && !tty && el < 30)
 		return;
 	shown = t;
-	eta = k->done ? el / k->done * (nr - k->done) : 0;
+	eta = done ? el / done * (all - done) : 0;
 	kjobs_duration(el, e1, sizeof(e1));
 	kjobs_duration(eta, e2, sizeof(e2));
 	if (!tty) {
-		fprintf(stderr, "bkl audit: %d/%d files, %d failed, %s elapsed, ETA %s\n",
-			k->done, nr, k->failed, e1, e2);
+		fprintf(stderr, "bkl audit: %d/%d files, %d failed, %.1f files/s, %s elapsed, ETA %s\n",
+			done, all, k->base_failed + k->failed, el > 0 ? done / el : 0.0, e1, e2);
 		return;
 	}
 	for (i = 0; i < 20; i++)
-		bar[i] = nr && i < 20L * k->done / nr ? '#' : '.';
+		bar[i] = all && i < 20L * done / all ? '#' : '.';
 	bar[20] = '\0';
-	fprintf(stderr, "\r[%s] %d/%d files, %d failed, %s elapsed, ETA %s\033[K%s",
-		bar, k->done, nr, k->failed, e1, last ? "-" : e2, last ? "\n" : "");
+	fprintf(stderr, "\r[%s] %d/%d files, %d failed, %.1f files/s, %s elapsed, ETA %s\033[K%s",
+		bar, done, all, k->base_failed + k->failed, el > 0 ? done / el : 0.0, e1,
+		last && done >= all ? "-" : e2, last ? "\n" : "");
 }
 
 static void child(const struct kjobs *k, int slot, const struct kjob *j)

@@ -22,6 +22,9 @@ struct kjobs {
 	int jobs;
 	int timeout;		/* seconds per file; 0 none */
 	int quiet;		/* no progress output */
+	/* bkl audit's batches: one progress line over all of them */
+	int base, base_failed, total;	/* done and failed before this run; in all */
+	double t0;		/* when the first batch started (CLOCK_MONOTONIC) */
 	/* out */
 	int done, failed, interrupted;
 	double elapsed;

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "db/db.h"
+#include "lib/audit-progress.h"
 #include "lib/ktree.h"
 #include "lib/paths.h"
 #include "lib/report.h"
@@ -392,6 +393,27 @@ static int load_lists(sqlite3 *db, struct report *r)
 	return ret ? -1 : 0;
 }
 
+/* A report from a half-audited tree says so: its counts will grow. */
+static int load_progress(sqlite3 *db, struct report *r)
+{
+	struct audit_progress p;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!report_has_table(db, "audit_pending") || !report_has_table(db, "audit_files"))
+		return 0;
+	if (audit_progress_load(db, &p))
+		return -1;
+	audit_progress_line(&p, &sb);
+	if (sb.len)
+		r->audit_note = xstrdup_or_null(sb.buf);
+	strbuf_reset(&sb);
+	audit_progress_json(&p, &sb);
+	r->audit_json = xstrdup_or_null(sb.buf);
+	strbuf_release(&sb);
+	audit_progress_release(&p);
+	return 0;
+}
+
 int report_load(sqlite3 *db, const char *subsystem, const char *driver,
 		const char *tree, struct report *r)
 {
@@ -416,6 +438,8 @@ int report_load(sqlite3 *db, const char *subsystem, const char *driver,
 	}
 	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	r->generated = xstrdup_or_null(stamp);
+	if (load_progress(db, r))
+		goto out_err;
 	if (!has_all(db, sql_campaign_tables)) {
 		note_missing(r, "the campaign's drivers (bkl drivers)");
 		found = !subsystem && !driver;

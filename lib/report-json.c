@@ -272,6 +272,8 @@ void report_json(struct strbuf *sb, const struct report *r)
 	totals_obj(sb, r);
 	strbuf_addstr(sb, "},\n");
 	kv_str(sb, "missing", r->missing, 0);
+	if (r->audit_json)
+		strbuf_addf(sb, ",\n\"audit\": %s", r->audit_json);
 	if (!r->subsystem && !r->driver) {
 		whole_tree(sb, r);
 		strbuf_addstr(sb, "}\n");

@@ -85,6 +85,8 @@ static void summary(struct out *o, const struct report *r)
 		projection(o, &r->bd);
 	if (r->missing)
 		strbuf_addf(o->sb, "%snot in the database yet:%s %s\n", b, e, r->missing);
+	if (r->audit_note)
+		strbuf_addf(o->sb, "%sincomplete:%s %s\n", b, e, r->audit_note);
 	if (r->subsystem || r->driver)
 		return;
 	heading(o, 2, "Subsystems by remaining work");

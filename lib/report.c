@@ -89,6 +89,8 @@ void report_release(struct report *r)
 	free(r->subsystem);
 	free(r->driver);
 	free(r->missing);
+	free(r->audit_note);
+	free(r->audit_json);
 	report_subsys_release(&r->total);
 	for (i = 0; i < r->nr_subs; i++)
 		report_subsys_release(&r->subs[i]);

@@ -101,6 +101,8 @@ struct report {
 	int nr_log;
 	struct burndown bd;
 	char *missing;			/* tables not there yet, for a note */
+	char *audit_note;		/* the audit is not finished: how far (NULL if it is) */
+	char *audit_json;		/* lib/audit-progress.h's object */
 };
 
 /*

@@ -35,6 +35,7 @@
 
 struct bobj {
 	char *src;		/* tree-relative .c */
+	char *target;		/* what make builds it as: "x/y.o", "x/../z/y.o" */
 	char key[17];		/* source, config and shared files, hashed */
 	char status;		/* 'o'k, 'f'ailed, 'n'ot built by this config */
 	int cached;
@@ -316,13 +317,15 @@ static int make_failed(const char *log, const char *obj)
  * a build that failed.  One newer is kept (an interrupted run built it)
  * and Kbuild decides.
  */
-static void drop_stale(const char *tree, const char *objtree, const char *src, long long newest)
+static void drop_stale(const char *tree, const char *objtree, const struct bobj *b,
+		       long long newest)
 {
+	const char *src = b->src;
 	struct strbuf obj = STRBUF_INIT, path = STRBUF_INIT;
 	struct stat st;
 	long long t;
 
-	obj_name(&obj, objtree, src);
+	strbuf_addf(&obj, "%s/%s", objtree, b->target);
 	strbuf_addf(&path, "%s/.config", objtree);
 	if (!stat(path.buf, &st) && kflags_mtime_ns(&st) > newest)
 		newest = kflags_mtime_ns(&st);
@@ -367,8 +370,8 @@ static int build_objects(const char *tree, const char *objtree, struct bobj **to
 	argv[argc++] = o.buf;
 	base = argc;
 	for (i = 0; i < nr; i++) {
-		drop_stale(tree, objtree, todo[i]->src, newest);
-		obj_name(&names[i], NULL, todo[i]->src);
+		drop_stale(tree, objtree, todo[i], newest);
+		strbuf_addstr(&names[i], todo[i]->target);
 		argv[argc++] = names[i].buf;
 	}
 	if (run_command(argv, NULL, &log) < 0) {
@@ -378,7 +381,8 @@ static int build_objects(const char *tree, const char *objtree, struct bobj **to
 	for (i = 0; i < nr; i++) {
 		struct strbuf line = STRBUF_INIT, alone = STRBUF_INIT;
 
-		obj_name(&obj, objtree, todo[i]->src);
+		strbuf_reset(&obj);
+		strbuf_addf(&obj, "%s/%s", objtree, todo[i]->target);
 		if (path_exists(obj.buf) && !make_failed(sb_str(&log), names[i].buf)) {
 			todo[i]->status = 'o';
 			continue;
@@ -501,6 +505,8 @@ static int build_config(const char *tree, const char *series_hex, const char *co
 			o[i].status = 'n';
 			continue;
 		}
+		kbuild_flags_target(kf, o[i].src, &path);
+		o[i].target = strdup(path.buf);
 		strbuf_reset(&path);
 		strbuf_reset(&text);
 		strbuf_addf(&path, "%s/%s", tree, o[i].src);
@@ -543,8 +549,10 @@ static int build_config(const char *tree, const char *series_hex, const char *co
 	fflush(stdout);
 	ret = failed ? 1 : 0;
 out:
-	for (i = 0; i < files->nr; i++)
+	for (i = 0; i < files->nr; i++) {
 		free(o[i].err);
+		free(o[i].target);
+	}
 	free(o);
 	free(todo);
 	kbuild_flags_free(kf);

@@ -18,11 +18,12 @@ SPARSE_DIR=$BKL_CACHE/sparse/sparse-$SPARSE_VER
 SPARSE_LIB=$SPARSE_DIR/libsparse-bkl.a
 
 # The tests also need: git (git am), perl (checkpatch.pl), python3, curl,
-# bash, chromium and nodejs (the browser test), wrk (the web bench).
+# bash, chromium and nodejs (the browser test), wrk (the web bench),
+# parallel (the sharded audit over several machines).
 PKGS="gcc make pkg-config linux-source-6.1 qemu-system-x86 bc flex bison
 libelf-dev libssl-dev cpio kmod rsync xz-utils quilt dpkg-dev
 libsqlite3-dev sqlite3 libmicrohttpd-dev busybox-static libc6-dev
-curl wrk chromium nodejs git perl python3 bash"
+curl wrk chromium nodejs git perl python3 bash parallel"
 
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo

@@ -111,6 +111,8 @@ void html_overview_body(struct strbuf *sb, const struct report *r)
 		  r->version ? r->version : "tree", r->tree ? " at " : "", r->tree ? r->tree : "");
 	if (r->missing)
 		html_addf(sb, "<p class=\"note\">Not in the database yet: %s.</p>", r->missing);
+	if (r->audit_note)
+		html_addf(sb, "<p class=\"note audit\">Incomplete: %s.</p>", r->audit_note);
 	strbuf_addstr(sb, "<div class=\"cards\">");
 	card(sb, "big alert", t->remaining, "drivers still under the BKL", "/pick");
 	card(sb, "good", t->status[ST_DONE], "drivers done", NULL);

@@ -38,6 +38,9 @@ void page_pick(struct web_req *req)
 		  "%s. Claiming one puts your name on it for everyone (the same as "
 		  "<code>bkl claim DRIVER --by \"Name &lt;email&gt;\"</code>); then push the lock down, "
 		  "audit, convert and test it, and record each step.</p>", pl.nr, pl.order);
+	if (pl.audit_note)
+		html_addf(&req->out, "<p class=\"note audit\">Incomplete: %s. Drivers in files "
+			  "not analyzed yet are not listed.</p>", pl.audit_note);
 	strbuf_addstr(&req->out, "<div class=\"who\" id=\"who\" hidden><label for=\"claimer\">You:</label>"
 		      "<input id=\"claimer\" type=\"text\" maxlength=\"200\" placeholder=\"Name &lt;email&gt;\">"
 		      "<span class=\"muted\">fills every form below</span></div>"

@@ -58,6 +58,8 @@ int pick_load(sqlite3 *db, struct web_server *srv, struct pick_list *pl)
 	}
 	if (rc == SQLITE_DONE)
 		ret = 0;
+	pl->audit_note = r.audit_note;
+	r.audit_note = NULL;
 out:
 	sqlite3_finalize(st);
 	strbuf_release(&json);
@@ -78,6 +80,7 @@ void pick_release(struct pick_list *pl)
 		free(pl->p[i].status);
 	}
 	free(pl->p);
+	free(pl->audit_note);
 	memset(pl, 0, sizeof(*pl));
 }
 

@@ -17,6 +17,7 @@ struct pick_list {
 	struct pick *p;
 	int nr;
 	const char *order;	/* how they are ranked, in words */
+	char *audit_note;	/* the audit is not finished: how far */
 };
 
 struct web_server;

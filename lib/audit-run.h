@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BKL_AUDIT_RUN_H
+#define BKL_AUDIT_RUN_H
+
+#include <sqlite3.h>
+
+struct kbuild_flags;
+struct kjob;
+struct kjobs;
+struct kstate;
+struct walk;
+
+/* What bkl audit will analyze: the files kstate says changed, in order. */
+struct audit_plan {
+	char *kind;		/* per walked file: enum kflags_kind */
+	struct kjob *job;
+	unsigned char *tier;	/* per job: lib/audit-order.h */
+	char (*flags_hash)[17];
+	char (*src_hash)[17];
+	int nr, skipped, host, included;
+};
+
+/* Which files to analyze: those kstate says changed (all with force). */
+void audit_plan_make(struct audit_plan *p, struct walk *w, struct kbuild_flags *kf,
+		     struct kstate *ks, const char *config_hash, int force);
+/* The jobs in lib/audit-order.h's order. */
+void audit_plan_order(struct audit_plan *p);
+/* Keep job i of every n (1-based shard of n): a shard of the ordered plan. */
+void audit_plan_shard(struct audit_plan *p, int shard, int n);
+/* Analyze, merge and record the plan in batches (see lib/audit-run.c). */
+int audit_plan_run(sqlite3 *db, const char *db_path, struct audit_plan *p, struct kstate *ks,
+		   struct kjobs *k);
+void audit_plan_release(struct audit_plan *p);
+
+/* bkl merge --db DB SHARD...; the global pass too if resolve. */
+int audit_merge_shards(const char *db_path, const struct kjobs *k, int resolve);
+/* Did the analyzer's global pass run after the last analysis? */
+int audit_resolved(sqlite3 *db);
+/* This bkl binary's path, for the workers. */
+const char *audit_self_exe(void);
+double audit_now(void);
+
+#endif
