@@ -73,6 +73,7 @@ qemu-test: setup bkl
 bench: setup bkl
 	scripts/bench-web.sh
 	scripts/bench-analyzer.sh
+	scripts/bench-audit.sh
 	scripts/bench-qemu.sh
 
 clean:

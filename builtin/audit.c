@@ -7,10 +7,13 @@
  * (lib/kbuild-jobs.c), merge the shards into the DB in one step (which
  * also runs the global pass), and sum up.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,8 +36,8 @@
 
 const char usage_audit[] =
 	"usage: bkl audit [--tree DIR] [--config defconfig|allmodconfig|FILE] [--db DB]\n"
-	"                 [-j N] [--all-arch] [--force] [--timeout SECS] [--show-flags]\n"
-	"                 [DIR|FILE...]\n"
+	"                 [-j N] [--all-arch] [--force] [--timeout SECS] [--batch N]\n"
+	"                 [--show-flags | --plan | --jobs-list N | --shard I/N] [DIR|FILE...]\n"
 	"\n"
 	"Run the BKL analyzer on every .c file under the given directories or\n"
 	"files of the kernel tree (default: the whole tree) with the flags Kbuild\n"
@@ -57,7 +60,25 @@ const char usage_audit[] =
 	"    --timeout SECS   give up on a file after SECS seconds (default 300)\n"
 	"    --show-flags     print each file and its sparse flags, tab-separated\n"
 	"                     (F built, O listed but off, D its directory's, H host\n"
-	"                     program), and analyze nothing\n";
+	"                     program), and analyze nothing\n"
+	"    --plan           print the files to analyze, in the order the audit\n"
+	"                     takes them (tier, tab, path), and analyze nothing\n"
+	"\n"
+	"    --batch N        merge into the database every N files (default 1000)\n"
+	"\n"
+	"Files are taken in this order, and merged into the database batch by\n"
+	"batch, so that a first audit answers early and a killed one resumes:\n"
+	"0: drivers/char, drivers/tty, fs; 1: files that register a char device\n"
+	"and the other files of their directories; 2: the rest.  pick, drivers,\n"
+	"report and serve say how complete the audit is while it runs.\n"
+	"\n"
+	"On several machines (the same tree, cache and bkl paths on each):\n"
+	"    --jobs-list N    configure the tree, then print N shell commands,\n"
+	"                     one per shard, for any runner (GNU parallel, xargs,\n"
+	"                     a batch system); then 'bkl merge --db DB' the shard\n"
+	"                     databases they write (DB.shard-I-of-N)\n"
+	"    --shard I/N      analyze only the I-th of N shards of the plan into\n"
+	"                     --db, without the global pass\n";
 
 /*
  * --tree, else the work tree, prepared as `bkl tree` does when missing or
@@ -249,11 +270,96 @@ static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct aud
 	printf("audit: %s elapsed; database %s\n", el, db_path);
 }
 
+/*
+ * Shards of one machine configure the same build directory: the first
+ * configures it and dumps the flags, the others wait and find it fresh.
+ */
+static int lock_objtree(const char *objtree)
+{
+	const char *base = strrchr(objtree, '/');
+	struct strbuf path = STRBUF_INIT;
+	int fd = -1;
+
+	/*
+	 * A dot file beside the build directory, in $BKL_CACHE/audit/: not
+	 * in it (configuring may remove it), not matched by its name's glob.
+	 */
+	base = base ? base + 1 : objtree;
+	strbuf_add(&path, objtree, base - objtree);
+	if (mkdir_p(path.len ? path.buf : ".") >= 0) {
+		strbuf_addf(&path, ".%s.lock", base);
+		fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	}
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		error("cannot lock '%s': %s", path.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	strbuf_release(&path);
+	return fd;
+}
+
+/* One word for sh, after a space unless after VAR=: it's is 'it'\''s'. */
+static void sq(struct strbuf *out, const char *s)
+{
+	int space = out->len && out->buf[out->len - 1] != '=';
+
+	strbuf_addstr(out, space ? " '" : "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_add(out, s, 1);
+	}
+	strbuf_addstr(out, "'");
+}
+
+/*
+ * --jobs-list N: one `bkl audit --shard I/N` line per shard, with the
+ * cache named, so that it is the same on a host whose environment is not.
+ */
+static int print_jobs(int n, const char *tree, const char *config, const char *db_path,
+		      int timeout, int all_arch, int force, char **scope, int nr_scope)
+{
+	struct strbuf line = STRBUF_INIT, db = STRBUF_INIT, cfg = STRBUF_INIT;
+	char real[PATH_MAX];
+	int i, j;
+
+	/* a .config file given relative to where we were: absolute now */
+	strbuf_addstr(&cfg, strchr(config, '/') && realpath(config, real) ? real : config);
+	for (i = 1; i <= n; i++) {
+		strbuf_reset(&line);
+		strbuf_reset(&db);
+		strbuf_addf(&db, "%s.shard-%d-of-%d", db_path, i, n);
+		strbuf_addstr(&line, "BKL_CACHE=");
+		sq(&line, bkl_cache_dir());
+		sq(&line, audit_self_exe());
+		strbuf_addstr(&line, " audit --tree");
+		sq(&line, tree);
+		strbuf_addstr(&line, " --config");
+		sq(&line, cfg.buf);
+		strbuf_addstr(&line, " --db");
+		sq(&line, db.buf);
+		strbuf_addf(&line, " -j 1 --timeout %d --shard %d/%d%s%s", timeout, i, n,
+			    all_arch ? " --all-arch" : "", force ? " --force" : "");
+		for (j = 0; j < nr_scope; j++)
+			sq(&line, scope[j]);
+		puts(line.buf);
+	}
+	strbuf_release(&line);
+	strbuf_release(&db);
+	strbuf_release(&cfg);
+	return 0;
+}
+
 int cmd_audit(int argc, const char **argv)
 {
 	const char *opt_tree = NULL, *config = "allmodconfig", *db_opt = NULL;
 	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), all_arch = 0, force = 0, timeout = 300;
-	int show = 0;
+	int show = 0, plan = 0, jobs_list = 0, batch = 0;
+	const char *shard_opt = NULL;
+	int shard = 0, nr_shards = 0;
 	struct strbuf tree = STRBUF_INIT, series = STRBUF_INIT, obj = STRBUF_INIT;
 	struct strbuf fdir = STRBUF_INIT, shards = STRBUF_INIT, label = STRBUF_INIT;
 	struct kbuild_config cfg = { 0 };
@@ -266,7 +372,7 @@ int cmd_audit(int argc, const char **argv)
 	const char **dirs = NULL;
 	sqlite3 *db = NULL;
 	double start = audit_now();
-	int i, nr_scope, gone, ret = -1;
+	int i, nr_scope, gone, ret = -1, lock_fd = -1;
 	const struct option opts[] = {
 		OPT_STRING(0, "tree", &opt_tree),
 		OPT_STRING(0, "config", &config),
@@ -275,7 +381,11 @@ int cmd_audit(int argc, const char **argv)
 		OPT_BOOL(0, "all-arch", &all_arch),
 		OPT_BOOL(0, "force", &force),
 		OPT_INT(0, "timeout", &timeout),
+		OPT_INT(0, "batch", &batch),
 		OPT_BOOL(0, "show-flags", &show),
+		OPT_BOOL(0, "plan", &plan),
+		OPT_INT(0, "jobs-list", &jobs_list),
+		OPT_STRING(0, "shard", &shard_opt),
 		OPT_END()
 	};
 
@@ -284,6 +394,13 @@ int cmd_audit(int argc, const char **argv)
 		return show_usage(find_command("audit"), 1);
 	if (jobs < 1)
 		jobs = 1;
+	if (shard_opt && (sscanf(shard_opt, "%d/%d", &shard, &nr_shards) != 2 ||
+			  shard < 1 || shard > nr_shards))
+		return error("--shard wants I/N with 1 <= I <= N, not '%s'", shard_opt);
+	if (batch < 0)
+		return error("--batch wants a positive number of files, not %d", batch);
+	if (jobs_list < 0 || (jobs_list && (shard_opt || plan || show)))
+		return error("--jobs-list N takes a positive N, without --shard, --plan or --show-flags");
 	/* bkl audit may run under make: the kernel's make must not join that one. */
 	unsetenv("MAKEFLAGS");
 	unsetenv("MAKELEVEL");
@@ -313,7 +430,10 @@ int cmd_audit(int argc, const char **argv)
 	config_label(config, &label);
 	strbuf_addf(&obj, "%s/audit/%s-%016llx", bkl_cache_dir(), label.buf,
 		    (unsigned long long)fnv1a(FNV1A_INIT, tree.buf, tree.len));
-	if (kbuild_configure(tree.buf, obj.buf, config, sb_str(&series), jobs, &cfg))
+	if (kbuild_config_check(config))
+		goto out;
+	lock_fd = lock_objtree(obj.buf);
+	if (lock_fd < 0 || kbuild_configure(tree.buf, obj.buf, config, sb_str(&series), jobs, &cfg))
 		goto out;
 	if (chdir(tree.buf)) {
 		error("cannot enter '%s'", tree.buf);
@@ -339,6 +459,13 @@ int cmd_audit(int argc, const char **argv)
 	}
 	if (kbuild_flags_load(&kf, fdir.buf, obj.buf))
 		goto out;
+	close(lock_fd);		/* configured and flags dumped: shards may go */
+	lock_fd = -1;
+	if (jobs_list) {
+		ret = print_jobs(jobs_list, tree.buf, config, db_path, timeout, all_arch, force,
+				 scope, nr_scope);
+		goto out;
+	}
 	if (show) {
 		show_flags(&w, kf);
 		ret = 0;
@@ -354,6 +481,16 @@ int cmd_audit(int argc, const char **argv)
 		goto out;
 	audit_plan_make(&p, &w, kf, ks, cfg.hash, force);
 	audit_plan_order(&p);
+	if (shard)
+		audit_plan_shard(&p, shard, nr_shards);
+	if (plan) {
+		for (i = 0; i < p.nr; i++)
+			printf("%d\t%s\n", p.tier[i], p.job[i].path);
+		ret = 0;
+		goto out;
+	}
+	p.shard = shard;
+	p.batch = batch;
 	k.self = audit_self_exe();
 	k.jobs = jobs;
 	k.timeout = timeout;
@@ -364,7 +501,7 @@ int cmd_audit(int argc, const char **argv)
 	if (p.nr) {
 		if (audit_plan_run(db, db_path, &p, ks, &k))
 			goto out;
-	} else if (gone || !audit_resolved(db)) {
+	} else if (!shard && (gone || !audit_resolved(db))) {
 		/* files gone, or `bkl check` analyses: the global pass again */
 		if (audit_merge_shards(db_path, &k, 1))
 			goto out;
@@ -378,6 +515,8 @@ int cmd_audit(int argc, const char **argv)
 	if (k.interrupted)
 		ret = error("interrupted: %d of %d files not analyzed", p.nr - k.done, p.nr);
 out:
+	if (lock_fd >= 0)
+		close(lock_fd);
 	db_close(db);
 	kstate_free(ks);
 	kbuild_flags_free(kf);

@@ -3,6 +3,7 @@
 #include "analyzer/analyzer.h"
 #include "builtin.h"
 #include "db/db.h"
+#include "lib/audit-progress.h"
 #include "lib/parse-options.h"
 #include "lib/usage.h"
 
@@ -12,7 +13,9 @@ const char usage_merge[] =
 	"Merge shard databases written by 'bkl analyze --no-resolve' into OUT:\n"
 	"each shard's files replace the same paths in OUT, one transaction per\n"
 	"shard; then run the global pass (implicit sites, chains) once over\n"
-	"everything.  With no shard, only the global pass runs.\n"
+	"everything.  With no shard, only the global pass runs.  Shards written\n"
+	"by 'bkl audit --shard' bring their audit state too (which files are\n"
+	"analyzed, which are still pending), so the next audit skips them.\n"
 	"\n"
 	"    --db OUT           the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
 	"    --primitives FILE  replace the built-in analyzer/primitives.txt\n"
@@ -23,7 +26,7 @@ int cmd_merge(int argc, const char **argv)
 {
 	const char *db_path = NULL;
 	struct analyzer_opts o = { 0 };
-	int i, ret = 0, no_resolve = 0;
+	int i, ret = 0, no_resolve = 0, rc, audited = 0;
 	sqlite3 *db;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &db_path),
@@ -39,8 +42,17 @@ int cmd_merge(int argc, const char **argv)
 		db_path = db_default_path();
 	if (db_open(db_path, &db))
 		return -1;
-	for (i = 0; i < argc && !ret; i++)
+	for (i = 0; i < argc && !ret; i++) {
 		ret = analyzer_merge(db, argv[i]);
+		if (ret)
+			break;
+		rc = audit_progress_merge(db, argv[i]);
+		if (rc < 0)
+			ret = -1;
+		audited |= rc > 0;
+	}
+	if (!ret && audited && audit_progress_finish(db) < 0)
+		ret = -1;
 	if (!ret && !no_resolve)
 		ret = analyzer_resolve(db, &o);
 	if (!ret)

@@ -317,3 +317,41 @@ int audit_progress_finish(sqlite3 *db)
 		return error("cannot record the audit's state");
 	return left;
 }
+
+static const char *const merge_sql[] = {
+	"INSERT OR REPLACE INTO main.audit_files SELECT * FROM st.audit_files",
+	"INSERT OR REPLACE INTO main.audit_stamps SELECT * FROM st.audit_stamps",
+	"DELETE FROM main.audit_pending WHERE path IN (SELECT path FROM st.audit_files "
+	"WHERE path NOT IN (SELECT path FROM st.audit_pending))",
+	"INSERT OR REPLACE INTO main.audit_pending SELECT * FROM st.audit_pending",
+	"INSERT OR REPLACE INTO main.meta SELECT key, value FROM st.meta "
+	"WHERE key LIKE 'audit.%' AND key NOT IN ('audit.state', 'audit.pid')",
+	NULL
+};
+
+int audit_progress_merge(sqlite3 *db, const char *shard)
+{
+	sqlite3_stmt *st = db_prepare(db, "ATTACH DATABASE @path AS st");
+	int i, n = 0, ret = -1;
+
+	if (!st)
+		return -1;
+	if (db_bind_text(st, "@path", shard) || db_step_done(st)) {
+		sqlite3_finalize(st);
+		return error("cannot open the shard '%s'", shard);
+	}
+	sqlite3_finalize(st);
+	if (count_rows(db, "SELECT count(*) FROM st.audit_files", &n) || db_begin(db))
+		goto out;
+	for (i = 0; n && merge_sql[i]; i++)
+		if (db_exec(db, merge_sql[i])) {
+			db_rollback(db);
+			goto out;
+		}
+	ret = db_commit(db) ? -1 : n > 0;
+out:
+	db_exec(db, "DETACH DATABASE st");
+	if (ret < 0)
+		error("cannot merge the audit's state from '%s'", shard);
+	return ret;
+}

@@ -46,5 +46,10 @@ int audit_progress_plan(sqlite3 *db, const char *const *walked, int nr_walked,
 			const struct kjob *job, const unsigned char *tier, int nr);
 int audit_progress_done(sqlite3 *db, const struct kjob *job, int nr);
 int audit_progress_finish(sqlite3 *db);
+/*
+ * bkl merge: a shard's audit state (bkl audit --shard) joins the DB's:
+ * its files are analyzed here too.  1 when it had any, 0 not, -1 error.
+ */
+int audit_progress_merge(sqlite3 *db, const char *shard);
 
 #endif

@@ -197,9 +197,9 @@ void audit_plan_order(struct audit_plan *p)
 
 static int batch_len(const struct audit_plan *p, int off)
 {
-	int n = 1;
+	int n = 1, max = p->batch > 0 ? p->batch : AUDIT_BATCH;
 
-	while (off + n < p->nr && n < AUDIT_BATCH && p->tier[off + n] == p->tier[off])
+	while (off + n < p->nr && n < max && p->tier[off + n] == p->tier[off])
 		n++;
 	return n;
 }
@@ -230,8 +230,8 @@ int audit_plan_run(sqlite3 *db, const char *db_path, struct audit_plan *p, struc
 		done += k->done;
 		failed += k->failed;
 		last = off + n >= p->nr || k->interrupted;
-		resolve = last || p->tier[off + n] != p->tier[off] ||
-			  audit_now() - last_resolve >= 10 * cost;
+		resolve = !p->shard && (last || p->tier[off + n] != p->tier[off] ||
+			  audit_now() - last_resolve >= 10 * cost);
 		t = audit_now();
 		if (audit_merge_shards(db_path, k, resolve))
 			return -1;
@@ -257,11 +257,14 @@ void audit_plan_shard(struct audit_plan *p, int shard, int n)
 	int i, k = 0;
 
 	/*
-	 * Round robin over the ordered plan: every shard gets its share of
-	 * each tier, and of each directory's slow and fast files.
+	 * By a hash of the path, not by position: the plan depends on what
+	 * each shard's database already holds, a file's shard must not (a
+	 * shard run again resumes its own files).  The order stays.
 	 */
 	for (i = 0; i < p->nr; i++) {
-		if (i % n != shard - 1) {
+		const char *path = p->job[i].path;
+
+		if (fnv1a(FNV1A_INIT, path, strlen(path)) % n != (unsigned)(shard - 1)) {
 			free(p->job[i].flags);
 			continue;
 		}

@@ -18,6 +18,8 @@ struct audit_plan {
 	char (*flags_hash)[17];
 	char (*src_hash)[17];
 	int nr, skipped, host, included;
+	int shard;		/* a shard of a sharded audit: no global pass */
+	int batch;		/* files between two merges (0: AUDIT_BATCH) */
 };
 
 /* Which files to analyze: those kstate says changed (all with force). */
@@ -25,7 +27,7 @@ void audit_plan_make(struct audit_plan *p, struct walk *w, struct kbuild_flags *
 		     struct kstate *ks, const char *config_hash, int force);
 /* The jobs in lib/audit-order.h's order. */
 void audit_plan_order(struct audit_plan *p);
-/* Keep job i of every n (1-based shard of n): a shard of the ordered plan. */
+/* Keep the jobs of shard I of N (1-based), chosen by a hash of the path. */
 void audit_plan_shard(struct audit_plan *p, int shard, int n);
 /* Analyze, merge and record the plan in batches (see lib/audit-run.c). */
 int audit_plan_run(sqlite3 *db, const char *db_path, struct audit_plan *p, struct kstate *ks,

@@ -116,6 +116,14 @@ static int is_target_name(const char *s)
 }
 
 /* What identifies the configuration asked for: its name, and a file's content. */
+int kbuild_config_check(const char *config)
+{
+	if ((is_target_name(config) && !path_exists(config)) || !access(config, R_OK))
+		return 0;
+	return error("'%s' is neither a config target (defconfig, allmodconfig...) "
+		     "nor a readable file", config);
+}
+
 static int config_key(const char *config, const char *series, struct strbuf *key)
 {
 	struct strbuf text = STRBUF_INIT;

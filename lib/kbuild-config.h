@@ -15,6 +15,9 @@ struct kbuild_config {
 /* Is dir a kernel tree Kbuild can build?  -1 after one error() line. */
 int kbuild_check_tree(const char *dir);
 
+/* Is CONFIG a config target name or a readable file?  An error if not. */
+int kbuild_config_check(const char *config);
+
 /*
  * Configure srctree into objtree (make O=objtree CONFIG, or a copy of
  * the file CONFIG then olddefconfig), switch CONFIG_BKL and

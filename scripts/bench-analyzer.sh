@@ -31,20 +31,11 @@ if [ ! -x "$SPARSE" ] && ! make -C "$SPARSE_DIR" sparse >/dev/null 2>&1; then
 	exit 0
 fi
 # Configures the tree (allmodconfig) the first time: a minute or two.
-# shellcheck disable=SC2086
-if ! "$BKL" audit --show-flags $SCOPE >"$tmp/all.tsv" 2>"$tmp/err"; then
-	say "cannot get the files' flags: skipped"
-	sed 's/^/  /' "$tmp/err"
-	exit 0
-fi
 # Files this configuration builds, spread evenly over the scope.
-awk -F'\t' '$2 == "F"' "$tmp/all.tsv" >"$tmp/built.tsv"
-total=$(wc -l <"$tmp/built.tsv")
-[ "$total" -gt 0 ] || { say "no file to measure: skipped"; exit 0; }
-step=$(( total / N ))
-[ "$step" -ge 1 ] || step=1
-awk -v s="$step" 'NR % s == 0' "$tmp/built.tsv" | head -n "$N" >"$tmp/sample.tsv"
-n=$(wc -l <"$tmp/sample.tsv")
+# shellcheck source=scripts/bench-lib.sh
+. scripts/bench-lib.sh
+# shellcheck disable=SC2086
+bench_sample "$N" $SCOPE || exit 0
 
 cd "$TREE" || exit 0
 t_sparse=0 t_bkl=0 failed=0

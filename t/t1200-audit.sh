@@ -203,4 +203,138 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'bkl check as the Kbuild check
 	bkl merge --db check.db
 '
 
+# ---- the order, a killed audit resumed, shards on several "hosts" ----
+
+SCOPE="drivers/char/bkltest drivers/misc/bkltest2 lib/bkltest3.c lib/bkltest4.c"
+audit_all() { bkl audit --tree tree --config tinyconfig -j1 "$@" $SCOPE; }
+# sparse takes seconds over this one (3^10 copies of v): an audit to kill
+slow_c='#define A(x) ((x) + (x) * 3 + ((x) ^ 5))
+#define B(x) A(A(A(x)))
+#define C(x) B(B(x))
+int bkltest4(int v)
+{
+	return C(A(B(v)));
+}'
+
+test_expect_success LINUX_SOURCE 'setup: a char-device registrar, its neighbour, two files elsewhere' '
+	replace tree/drivers/misc/Makefile &&
+	echo "obj-y += bkltest2/" >>tree/drivers/misc/Makefile &&
+	mkdir -p tree/drivers/misc/bkltest2 &&
+	echo "obj-y += reg.o other.o" >tree/drivers/misc/bkltest2/Makefile &&
+	cat >tree/drivers/misc/bkltest2/reg.c <<-\EOF &&
+	#include <linux/miscdevice.h>
+	static struct miscdevice bkltest2_dev;
+	int bkltest2_init(void)
+	{
+		return misc_register(&bkltest2_dev);
+	}
+	EOF
+	printf "int bkltest2_other(void)\n{\n\treturn 2;\n}\n" >tree/drivers/misc/bkltest2/other.c &&
+	replace tree/lib/Makefile &&
+	echo "obj-y += bkltest3.o bkltest4.o" >>tree/lib/Makefile &&
+	printf "int bkltest3(void)\n{\n\treturn 3;\n}\n" >tree/lib/bkltest3.c &&
+	printf "%s\n" "$slow_c" >tree/lib/bkltest4.c
+'
+
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 '--plan: drivers/char first, then the registrar and its directory, then the rest' '
+	audit_all --db db --plan --force >plan &&
+	cat >expect <<-\EOF &&
+	0	drivers/char/bkltest/bad.c
+	0	drivers/char/bkltest/mod.c
+	0	drivers/char/bkltest/one.c
+	0	drivers/char/bkltest/three.c
+	0	drivers/char/bkltest/two.c
+	0	drivers/char/bkltest/unlisted.c
+	1	drivers/misc/bkltest2/other.c
+	1	drivers/misc/bkltest2/reg.c
+	2	lib/bkltest3.c
+	2	lib/bkltest4.c
+	EOF
+	test_cmp expect plan &&
+	audit_all --db db --plan >plan &&
+	sed -n "7,10p" expect >expect.new &&
+	test_cmp expect.new plan &&
+	test "$(q "SELECT count(*) FROM audit_pending")" = 0
+'
+
+# The audit in its own session, so that kill -9 takes its analyzers too.
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'an audit killed with -9 mid-run: the readers say it stopped and how far it got' '
+	{ setsid bkl audit --tree tree --config tinyconfig -j1 --batch 1 --db db $SCOPE >killed.out 2>&1 & } &&
+	pid=$! && n=0 &&
+	while test "$(q "SELECT count(*) FROM audit_pending")" != 1 && test $n -lt 600; do
+		sleep 0.1; n=$((n + 1))
+	done &&
+	test "$(q "SELECT path FROM audit_pending")" = lib/bkltest4.c &&
+	kill -0 $pid && kill -9 -$pid &&
+	{ wait $pid; test $? = 137; } &&
+	test "$(q "SELECT value FROM meta WHERE key = '\''audit.state'\''")" = running &&
+	bkl report --db db --format json >report.json 2>report.err &&
+	grep "\"audit\": {\"state\":\"stopped\",\"total\":10,\"analyzed\":9,\"running\":false" report.json &&
+	grep "\"pending_areas\":\[{\"area\":\"lib\",\"left\":1}\]" report.json &&
+	bkl pick --db db >pick.out 2>pick.err;
+	grep "warning: the audit is incomplete: 9 of 10 files analyzed (90.0%, stopped); 2 of 3 areas complete, drivers/char complete; run .make audit. (or .bkl audit.) to resume" pick.err &&
+	bkl drivers --db db >/dev/null 2>drivers.err &&
+	sed "s/^bkl pick: /bkl drivers: /" pick.err >expect &&
+	test_cmp expect drivers.err
+'
+
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'run again, it resumes: only the file it was in is analyzed, then it is complete' '
+	replace tree/lib/bkltest4.c &&
+	printf "int bkltest4(int v)\n{\n\treturn v;\n}\n" >tree/lib/bkltest4.c &&
+	audit_all --db db >out &&
+	grep "^audit: 10 files: 1 analyzed, 9 skipped (unchanged), 0 failed" out &&
+	test "$(q "SELECT value FROM meta WHERE key = '\''audit.state'\''")" = complete &&
+	test "$(q "SELECT count(*) FROM audit_pending")" = 0 &&
+	bkl pick --db db >pick.out 2>pick.err;
+	! grep "incomplete" pick.err &&
+	bkl report --db db --format json | grep "\"audit\": {\"state\":\"complete\",\"total\":10,\"analyzed\":10,\"running\":false"
+'
+
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 '--jobs-list N: N shard commands; bkl merge joins their databases into the same facts' '
+	audit_all --db sharded --force --jobs-list 2 >jobs &&
+	test "$(wc -l <jobs)" = 2 &&
+	grep "^BKL_CACHE=.$PWD/cache. .*/bkl. audit --tree .*/tree. --config .tinyconfig. --db .$PWD/sharded.shard-1-of-2. -j 1 --timeout 300 --shard 1/2 --force .drivers/char/bkltest. " jobs &&
+	grep -- "--shard 2/2" jobs &&
+	! test -e sharded &&
+	sh -e jobs >shards.out 2>&1 &&
+	a=$(sqlite3 sharded.shard-1-of-2 "SELECT count(*) FROM audit_files") &&
+	b=$(sqlite3 sharded.shard-2-of-2 "SELECT count(*) FROM audit_files") &&
+	test $a -gt 0 && test $b -gt 0 && test $((a + b)) = 10 &&
+	bkl merge --db sharded sharded.shard-1-of-2 sharded.shard-2-of-2 &&
+	test "$(sqlite3 sharded "SELECT count(*) FROM audit_files")" = 10 &&
+	bkl sites --db db --json >sites.db &&
+	bkl sites --db sharded --json >sites.sharded &&
+	grep bkltest_open sites.db && test_cmp sites.db sites.sharded &&
+	audit_all --db sharded >out &&
+	grep "^audit: 10 files: 0 analyzed, 10 skipped (unchanged)" out
+'
+
+test_need_program PARALLEL parallel parallel
+
+# ssh as GNU parallel calls it, to a "host" that is this machine.
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3,PARALLEL 'the shard commands under GNU parallel on two ssh "hosts", merged' '
+	cat >fakessh <<-\EOF &&
+	#!/bin/sh
+	# ssh [OPTIONS] HOST [--] COMMAND...: COMMAND here, as HOST would run it
+	while :; do
+		case $1 in
+		-[bcDEeFIiJLlmOopQRSWw]) shift 2 ;;
+		-*) shift ;;
+		*) break ;;
+		esac
+	done
+	echo "$1" >>"$(dirname "$0")/hosts"
+	shift
+	test "$1" = -- && shift
+	exec sh -c "$*"
+	EOF
+	chmod +x fakessh &&
+	audit_all --db par --force --jobs-list 2 >jobs &&
+	parallel --will-cite --ssh "$PWD/fakessh" --sshlogin 1/h1,1/h2 <jobs >par.out 2>&1 &&
+	printf "h1\nh2\n" >expect && sort -u hosts >hosts.used && test_cmp expect hosts.used &&
+	bkl merge --db par par.shard-1-of-2 par.shard-2-of-2 &&
+	bkl sites --db par --json >sites.par &&
+	test_cmp sites.db sites.par
+'
+
 test_done
