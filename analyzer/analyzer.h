@@ -17,8 +17,14 @@
 #include <sqlite3.h>
 
 struct analyzer_opts {
-	/* primitives.txt to use instead of the built-in one (NULL: built-in) */
-	const char *primitives;
+	/*
+	 * The profiles (analyzer/profiles/): NULL, the kernel profile of the
+	 * tree's release and its default lock profile.  primitives: one file
+	 * with every rule instead of both.
+	 */
+	const char *lock_profile, *kernel_profile, *primitives;
+	/* neither the profile line nor its warnings (bkl audit's workers) */
+	int quiet_profiles;
 	/* pass sparse's own warnings through to stderr (default: dropped) */
 	int sparse_warnings;
 	/* no "not analyzed" warnings on stderr (the files table has them) */
@@ -53,7 +59,7 @@ struct analyzer_stats {
  * sparse keeps global state: call this once per process.  Does not run
  * the global pass (call analyzer_resolve()).  Returns the number of files
  * that could not be analyzed (0: all ok), or -1 after error() when the DB
- * or the primitives file fails or sparse cannot be initialized again.
+ * or the profiles fail or sparse cannot be initialized again.
  * stats may be NULL.
  */
 int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts *o,
@@ -62,7 +68,7 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 /*
  * The global pass over everything in db, in one transaction: implicit
  * coverage (through struct-member calls made with the BKL held, with the
- * registration rules of the primitives file), then the chains, in one
+ * registration rules of the profiles), then the chains, in one
  * pass over the whole call graph (no per-level rebuilds).  Replaces the
  * previous implicit sites, coverage and chains.  0, or -1 after error().
  */

@@ -57,7 +57,7 @@ static void classify(struct chains *c)
 		const struct prim_rule *r;
 
 		if (prim_match(g->prims, PRIM_LOCK, name) || prim_match(g->prims, PRIM_UNLOCK, name) ||
-		    prim_match(g->prims, PRIM_LOCKED, name))
+		    prim_match(g->prims, PRIM_LOCKED, name) || prim_match(g->prims, PRIM_TRYLOCK, name))
 			c->prim[n] = P_BKL;
 		else if (prim_match(g->prims, PRIM_WAIT, name))
 			c->prim[n] = P_WAIT;

@@ -51,6 +51,11 @@ static const char *const copy_sql[] = {
 	"JOIN temp.bkl_idmap i ON i.old = b.file_id",
 	"DROP TABLE temp.bkl_idmap",
 	"INSERT OR REPLACE INTO main.meta (key, value) VALUES ('analyzer.resolved', '0')",
+	/* the profiles the shard was analyzed with, for the global pass */
+	"INSERT OR REPLACE INTO main.meta (key, value) SELECT key, value FROM shard.meta "
+	"WHERE key IN ('analyzer.lock_profile', 'analyzer.kernel_profile', "
+	"'analyzer.primitives', 'analyzer.gfp_reclaim', 'analyzer.release', "
+	"'analyzer.lock', 'analyzer.unlock')",
 	NULL
 };
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analyzer/analyzer.h"
+#include "analyzer/internal.h"
 #include "db/db.h"
 #include "lib/usage.h"
 
@@ -58,10 +59,10 @@ static int finish(sqlite3 *db, sqlite3_stmt *st, int rc)
 	return fflush(stdout) ? error("cannot write the output") : 0;
 }
 
-static void print_implicit(sqlite3_stmt *st)
+static void print_implicit(sqlite3_stmt *st, const char *lock)
 {
-	printf("%s:%d: warning: '%s' runs with the BKL held", text(st, 0),
-	       sqlite3_column_int(st, 1), text(st, 2));
+	printf("%s:%d: warning: '%s' runs with %s held", text(st, 0),
+	       sqlite3_column_int(st, 1), text(st, 2), lock);
 	if (sqlite3_column_type(st, 5) == SQLITE_NULL) {
 		putchar('\n');
 		return;
@@ -97,17 +98,19 @@ int analyzer_print_sites(sqlite3 *db, int json)
 		"FROM sites s LEFT JOIN coverage c ON s.kind = 'implicit' AND "
 		"c.file_id = s.file_id AND c.function = s.function "
 		"ORDER BY s.file, s.line, s.function, s.kind");
+	char lock[128], unlock[128];
 	int rc, nr = 0;
 
 	if (!st)
 		return -1;
+	profiles_names(db, lock, sizeof(lock), unlock, sizeof(unlock));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json) {
 			json_head(st, nr, "kind");
 			json_implicit(st);
 			putchar('}');
 		} else if (!strcmp(text(st, 3), "implicit")) {
-			print_implicit(st);
+			print_implicit(st, lock);
 		} else {
 			printf("%s:%d: warning: %s() in '%s'\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 4), text(st, 2));
@@ -123,10 +126,12 @@ int analyzer_print_imbalances(sqlite3 *db, int json)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, kind FROM imbalances "
 				      "ORDER BY file, line, function, kind");
+	char lock[128], unlock[128];
 	int rc, nr = 0;
 
 	if (!st)
 		return -1;
+	profiles_names(db, lock, sizeof(lock), unlock, sizeof(unlock));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = text(st, 3);
 
@@ -134,10 +139,12 @@ int analyzer_print_imbalances(sqlite3 *db, int json)
 			json_head(st, nr, "kind");
 			putchar('}');
 		} else {
-			printf("%s:%d: warning: %s in '%s' (%s)\n", text(st, 0),
-			       sqlite3_column_int(st, 1),
-			       !strcmp(kind, "return-held") ? "return with the BKL held" :
-			       "unlock_kernel() without the BKL held", text(st, 2), kind);
+			printf("%s:%d: warning: ", text(st, 0), sqlite3_column_int(st, 1));
+			if (!strcmp(kind, "return-held"))
+				printf("return with %s held", lock);
+			else
+				printf("%s() without %s held", unlock, lock);
+			printf(" in '%s' (%s)\n", text(st, 2), kind);
 		}
 		nr++;
 	}
@@ -169,6 +176,7 @@ int analyzer_print_chains(sqlite3 *db, int json)
 				      "ORDER BY file, line, function, class, path");
 	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line FROM chain_steps "
 					 "WHERE chain_id = @id ORDER BY step");
+	char lock[128], unlock[128];
 	int rc, nr = 0;
 
 	if (!st || !steps) {
@@ -176,15 +184,16 @@ int analyzer_print_chains(sqlite3 *db, int json)
 		sqlite3_finalize(steps);
 		return -1;
 	}
+	profiles_names(db, lock, sizeof(lock), unlock, sizeof(unlock));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json) {
 			json_head(st, nr, "class");
 			printf(", \"path\": %s}", text(st, 4));
 		} else {
-			printf("%s:%d: warning: '%s' may %s with the BKL held (%s):\n", text(st, 0),
+			printf("%s:%d: warning: '%s' may %s with %s held (%s):\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 2),
 			       !strcmp(text(st, 3), "wait") ? "wait for another task" : "sleep",
-			       text(st, 3));
+			       lock, text(st, 3));
 			if (print_steps(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;
 		}

@@ -602,7 +602,7 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 	struct graph g = { 0 };
 	int ret = -1, nr_chains = 0;
 
-	if (primitives_load(&prims, o ? o->primitives : NULL))
+	if (profiles_from_db(db, o, &prims))
 		return -1;
 	g.prims = &prims;
 	/* read and write in one transaction: a consistent view, one commit */
