@@ -65,6 +65,9 @@ struct analyzer_stats {
 int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts *o,
 		 struct analyzer_stats *stats);
 
+/* Are o's profile names built in?  0, or -1 after error() (before any DB is made). */
+int analyzer_check_profiles(const struct analyzer_opts *o);
+
 /*
  * The global pass over everything in db, in one transaction: implicit
  * coverage (through struct-member calls made with the BKL held, with the

@@ -134,3 +134,15 @@ void profiles_names(sqlite3 *db, char *lock, size_t lsize, char *unlock, size_t 
 	if (!*unlock)
 		snprintf(unlock, usize, "unlock_kernel");
 }
+
+int analyzer_check_profiles(const struct analyzer_opts *o)
+{
+	struct primitives p;
+
+	if (o->primitives || (!o->lock_profile && !o->kernel_profile))
+		return 0;
+	if (primitives_load(&p, NULL, o->lock_profile, o->kernel_profile))
+		return -1;
+	primitives_release(&p);
+	return 0;
+}

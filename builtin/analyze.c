@@ -117,6 +117,8 @@ int cmd_analyze(int argc, const char **argv)
 		free(sargv);
 		return show_usage(find_command("analyze"), 1);
 	}
+	if (analyzer_check_profiles(&o))
+		goto out;
 	if (!db_path)
 		db_path = db_default_path();
 	if (db_open(db_path, &db))
