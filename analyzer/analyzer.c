@@ -215,7 +215,8 @@ static int write_macros(const struct primitives *p, char *path, size_t size)
 static int analyze_one(struct run *r, sqlite3 *db, const char *file, const char *hash)
 {
 	struct tu tu = { .path = file, .prims = &r->prims };
-	struct file_info fi = { .path = file, .hash = hash, .flags = r->flags.buf };
+	struct file_info fi = { .path = file, .hash = hash, .flags = r->flags.buf,
+				 .lock = r->prims.lock };
 	struct ast_info ai = { 0 };
 	struct symbol_list *list;
 	struct symbol *sym;
@@ -374,7 +375,8 @@ static int run_in_child(struct run *r, struct file_info *fi, int *status)
 /* 0 analyzed, 1 not analyzed (reported), -1 a DB error */
 static int analyze_file(struct run *r, sqlite3 *db, const char *file, int in_place)
 {
-	struct file_info fi = { .path = file, .flags = r->flags.buf };
+	struct file_info fi = { .path = file, .flags = r->flags.buf,
+				 .lock = r->prims.lock };
 	struct stat stbuf;
 	char hash[17];
 	int status;
@@ -410,10 +412,15 @@ static int is_file_arg(struct string_list *files, const char *arg)
 	return 0;
 }
 
-static void count(sqlite3 *db, const char *sql, int *out)
+/* A count over the rows of one lock (@lock) */
+static void count(sqlite3 *db, const char *sql, const char *lock, int *out)
 {
 	sqlite3_stmt *st = db_prepare(db, sql);
 
+	if (st && db_bind_text(st, "@lock", lock)) {
+		sqlite3_finalize(st);
+		return;
+	}
 	if (st && sqlite3_step(st) == SQLITE_ROW)
 		*out = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -526,9 +533,12 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 			stats->ok++;
 	} END_FOR_EACH_PTR(file);
 	ret = stats->failed;
-	count(db, "SELECT count(*) FROM sites WHERE kind != 'implicit'", &stats->sites);
-	count(db, "SELECT count(*) FROM imbalances", &stats->imbalances);
-	count(db, "SELECT coalesce(sum(unresolved), 0) FROM files", &stats->unresolved);
+	count(db, "SELECT count(*) FROM sites WHERE kind != 'implicit' AND lock = @lock",
+	      r.prims.lock, &stats->sites);
+	count(db, "SELECT count(*) FROM imbalances WHERE lock = @lock", r.prims.lock,
+	      &stats->imbalances);
+	count(db, "SELECT coalesce(sum(unresolved), 0) FROM files WHERE lock = @lock",
+	      r.prims.lock, &stats->unresolved);
 out:
 	if (r.errf)
 		fclose(r.errf);

@@ -33,7 +33,7 @@ struct analyzer_opts {
 
 struct analyzer_stats {
 	int files, ok, failed;		/* failed: missing, unreadable or sparse errors */
-	int sites, imbalances, unresolved;
+	int sites, imbalances, unresolved;	/* in the DB, for the run's lock */
 };
 
 /*
@@ -65,6 +65,14 @@ struct analyzer_stats {
 int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts *o,
 		 struct analyzer_stats *stats);
 
+/*
+ * The profile line of bkl analyze, and its warnings, for the kernel tree
+ * at (or above) tree: for a command that runs the analyzer in workers
+ * with --quiet-profiles (bkl audit) and says it once.  0, or -1 after
+ * error() (an unknown profile).
+ */
+int analyzer_say_profiles(const char *tree, const struct analyzer_opts *o);
+
 /* Are o's profile names built in?  0, or -1 after error() (before any DB is made). */
 int analyzer_check_profiles(const struct analyzer_opts *o);
 
@@ -84,13 +92,14 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o);
 int analyzer_merge(sqlite3 *db, const char *shard_path);
 
 /*
- * Print the sites, imbalances or chains of db to stdout: warnings
+ * Print the sites, imbalances or chains of one lock of db (lock NULL: bkl
+ * if db has it, else its first; files.lock) to stdout: warnings
  * (file:line: warning: ...), or with json a JSON array of objects with the
  * keys {"file","line","function","kind"} (chains: "class" and "path"),
  * ordered by file, line, function, then kind (class, path).
  */
-int analyzer_print_sites(sqlite3 *db, int json);
-int analyzer_print_imbalances(sqlite3 *db, int json);
-int analyzer_print_chains(sqlite3 *db, int json);
+int analyzer_print_sites(sqlite3 *db, const char *lock, int json);
+int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json);
+int analyzer_print_chains(sqlite3 *db, const char *lock, int json);
 
 #endif

@@ -321,8 +321,8 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 {
 	struct chains c = { .g = g };
 	sqlite3_stmt *ins = db_prepare(db, "INSERT INTO chains (file_id, file, line, function, "
-				       "class, path) VALUES (@id, @file, @line, @function, "
-				       "@class, @path)");
+				       "class, path, lock) VALUES (@id, @file, @line, @function, "
+				       "@class, @path, (SELECT lock FROM files WHERE id = @id))");
 	sqlite3_stmt *step = db_prepare(db, "INSERT INTO chain_steps (chain_id, step, function, "
 					"file, line) VALUES (@chain, @step, @function, @file, @line)");
 	int n, i, j, cls, ret = ins && step ? 0 : -1;

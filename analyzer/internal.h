@@ -68,6 +68,7 @@ struct primitives {
 	const char *context;		/* the lock's sparse context (kernel_lock) */
 	const char *describe;		/* "the BKL", as messages name it */
 	const char *lock_profile, *kernel_profile;	/* names, or the one file */
+	const char *lock;		/* files.lock: lock_profile, "bkl" for a file */
 	const char *source;		/* for messages */
 };
 
@@ -83,6 +84,7 @@ void primitives_release(struct primitives *p);
 const struct prim_rule *prim_match(const struct primitives *p, enum prim_class cls,
 				   const char *name);
 const char *prim_unlock_name(const struct primitives *p);
+int profile_describe(const char *lock, const char **describe, const char **unlock);
 /* The built-in kernel profile nearest a release; *exact: within its releases. */
 const char *profile_kernel_for(int version, int patchlevel, int *exact);
 struct strbuf;
@@ -112,9 +114,12 @@ int profiles_choose(struct primitives *p, const struct analyzer_opts *o,
 		    const struct tree_info *t, struct strbuf *said);
 int profiles_store(sqlite3 *db, const struct primitives *p, const struct analyzer_opts *o,
 		   const struct tree_info *t);
-/* The global pass's: o->primitives, else what the analysis stored. */
-int profiles_from_db(sqlite3 *db, const struct analyzer_opts *o, struct primitives *p);
-void profiles_names(sqlite3 *db, char *lock, size_t lsize, char *unlock, size_t usize);
+/* One lock's global pass: its profile, the kernel's the analysis stored. */
+int profiles_from_db(sqlite3 *db, const struct analyzer_opts *o, const char *lock,
+		     struct primitives *p);
+/* How messages name a lock of the DB ("the BKL") and its unlock. */
+void profiles_names(sqlite3 *db, const char *lock, char *name, size_t nsize,
+		    char *unlock, size_t usize);
 
 /* ---- one translation unit's facts ---- */
 enum held { HELD_NO = 1, HELD_CALLER = 2, HELD_YES = 4 };	/* masks */
@@ -235,6 +240,7 @@ const char *pos_file(struct position pos);
 /* ---- store.c ---- */
 struct file_info {
 	const char *path, *hash, *flags;
+	const char *lock;		/* files.lock: the lock profile's name */
 	const char **deps;		/* headers sparse read */
 	int nr_deps, alloc_deps;
 };

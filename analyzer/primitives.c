@@ -335,12 +335,16 @@ int primitives_load(struct primitives *p, const char *path, const char *lock,
 		else
 			ret = parse(p, sb.buf, p->source, IN_ANY);
 		p->lock_profile = p->kernel_profile = p->source;
+		p->lock = "bkl";
 	} else {
-		p->kernel_profile = intern(kernel ? kernel : "6.x", strlen(kernel ? kernel : "6.x"));
+		if (!kernel)
+			kernel = "6.x";
+		p->kernel_profile = intern(kernel, strlen(kernel));
 		ret = load_embedded(p, p->kernel_profile, ".kernel", "kernel", IN_KERNEL);
 		if (!lock)
 			lock = p->default_lock ? p->default_lock : "bkl";
 		p->lock_profile = intern(lock, strlen(lock));
+		p->lock = p->lock_profile;
 		p->source = p->lock_profile;
 		if (!ret)
 			ret = load_embedded(p, lock, ".lock", "lock", IN_LOCK);
@@ -356,6 +360,30 @@ int primitives_load(struct primitives *p, const char *path, const char *lock,
 		p->describe = "the BKL";
 	if (ret)
 		primitives_release(p);
+	return ret;
+}
+
+/*
+ * How the built-in lock profile lock names itself and its unlock, for
+ * the queries; -1 (quietly) when there is no such profile.
+ */
+int profile_describe(const char *lock, const char **describe, const char **unlock)
+{
+	const struct embedded_file *e = find_profile(lock, ".lock");
+	struct primitives p = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (!e)
+		return -1;
+	strbuf_add(&sb, e->data, e->len);
+	if (!parse(&p, sb.buf, e->name, IN_LOCK)) {
+		*describe = p.describe ? p.describe : "the BKL";
+		*unlock = prim_unlock_name(&p);
+		ret = 0;
+	}
+	strbuf_release(&sb);
+	free(p.rules);
 	return ret;
 }
 

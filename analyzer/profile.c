@@ -102,35 +102,49 @@ static void get_meta(sqlite3 *db, const char *key, char *buf, size_t size)
 }
 
 /*
- * The global pass's profiles: --primitives if given, else those the
- * analysis stored (bkl and 6.x for a DB analyzed before profiles), with
- * the gfp bit it read from the tree.
+ * The profiles of one lock's global pass: that lock profile, the kernel
+ * profile the analysis stored (6.x for a DB analyzed before profiles),
+ * with the gfp bit it read from the tree; for the BKL ('bkl' rows), the
+ * --primitives file given, else the one the analysis used, if any.
  */
-int profiles_from_db(sqlite3 *db, const struct analyzer_opts *o, struct primitives *p)
+int profiles_from_db(sqlite3 *db, const struct analyzer_opts *o, const char *lock,
+		     struct primitives *p)
 {
-	char lock[256], kernel[256], file[4096], bit[32];
+	char kernel[256], file[4096], bit[32];
 
 	get_meta(db, "analyzer.primitives", file, sizeof(file));
-	get_meta(db, "analyzer.lock_profile", lock, sizeof(lock));
 	get_meta(db, "analyzer.kernel_profile", kernel, sizeof(kernel));
 	get_meta(db, "analyzer.gfp_reclaim", bit, sizeof(bit));
 	if (o && o->primitives)
 		snprintf(file, sizeof(file), "%s", o->primitives);
-	if (primitives_load(p, *file ? file : NULL, *lock ? lock : NULL, *kernel ? kernel : NULL))
+	if (*file && !strcmp(lock, "bkl")) {
+		if (primitives_load(p, file, NULL, NULL))
+			return -1;
+	} else if (primitives_load(p, NULL, lock, *file || !*kernel ? NULL : kernel)) {
 		return -1;
+	}
 	/* the bit the analysis read from the tree's headers */
 	if (p->gfp_macro && *bit && strtoull(bit, NULL, 10))
 		p->gfp_reclaim = strtoull(bit, NULL, 10);
 	return 0;
 }
 
-/* "the BKL", "unlock_kernel": how the DB's messages name the lock */
-void profiles_names(sqlite3 *db, char *lock, size_t lsize, char *unlock, size_t usize)
+/* "the BKL", "unlock_kernel": how messages name a lock of the DB and its unlock */
+void profiles_names(sqlite3 *db, const char *lock, char *name, size_t nsize,
+		    char *unlock, size_t usize)
 {
-	get_meta(db, "analyzer.lock", lock, lsize);
+	const char *d, *u;
+
+	if (!profile_describe(lock, &d, &u)) {
+		snprintf(name, nsize, "%s", d);
+		snprintf(unlock, usize, "%s", u);
+		return;
+	}
+	/* a --primitives file's lock ('bkl'): what the analysis stored */
+	get_meta(db, "analyzer.lock", name, nsize);
 	get_meta(db, "analyzer.unlock", unlock, usize);
-	if (!*lock)
-		snprintf(lock, lsize, "the BKL");
+	if (!*name)
+		snprintf(name, nsize, "the BKL");
 	if (!*unlock)
 		snprintf(unlock, usize, "unlock_kernel");
 }
@@ -145,4 +159,23 @@ int analyzer_check_profiles(const struct analyzer_opts *o)
 		return -1;
 	primitives_release(&p);
 	return 0;
+}
+
+int analyzer_say_profiles(const char *tree, const struct analyzer_opts *o)
+{
+	char *argv[] = { "bkl", "-I", (char *)tree, NULL };
+	struct strbuf said = STRBUF_INIT;
+	struct primitives p;
+	struct tree_info t;
+	int ret;
+
+	tree_find(3, argv, &t);
+	ret = profiles_choose(&p, o, &t, &said);
+	if (!ret) {
+		fprintf(stderr, "%s: profiles: %s\n", bkl_prog, said.buf);
+		primitives_release(&p);
+	}
+	strbuf_release(&said);
+	tree_release(&t);
+	return ret;
 }

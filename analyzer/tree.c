@@ -131,6 +131,8 @@ void tree_release(struct tree_info *t)
  * macros, casts, ( ) ~ | & + << >> and BIT(n).  What it cannot read
  * (a bit from an enum, as 6.8 has) is not guessed: the caller warns.
  */
+#define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
 struct defs {
 	char **name, **body;
 	int nr, alloc;
@@ -178,7 +180,7 @@ static void read_defs(const char *path, struct defs *d)
 			continue;
 		line += 6 + strspn(line + 6, " \t");
 		name = line;
-		len = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		len = strspn(name, IDENT_CHARS);
 		if (!len || name[len] == '(')
 			continue;
 		strip_comments(name + len);
@@ -241,7 +243,7 @@ static int skip_cast(struct ev *e)
 		p += strspn(p, " \t");
 		if (*p == ')')
 			break;
-		len = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		len = strspn(p, IDENT_CHARS);
 		if (!len || !is_type_word(p, len))
 			return 0;
 		p += len;
@@ -296,7 +298,7 @@ static unsigned long long ev_unary(struct ev *e)
 		e->s = end + strspn(end, "uUlL");
 		return v;
 	}
-	len = strspn(e->s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	len = strspn(e->s, IDENT_CHARS);
 	if (len == 3 && !memcmp(e->s, "BIT", 3)) {
 		e->s += 3;
 		skip_ws(e);

@@ -149,6 +149,58 @@ test_expect_success 'a --primitives file of the old form (gfp-reclaim VALUE) sti
 	grep -q "^loose.c:9: warning: .f. may sleep with the BKL held" chains
 '
 
+test_expect_success SQLITE3 'rtnl next to the BKL in one DB: each lock its own rows' '
+	bkl analyze -q --db two.db loose.c &&
+	bkl analyze -q --db two.db --lock-profile rtnl loose.c &&
+	test "$(q two.db "SELECT lock, count(*) FROM files GROUP BY lock ORDER BY lock")" = "bkl|1
+rtnl|1" &&
+	test "$(q two.db "SELECT lock, callee FROM sites WHERE kind = '\''lock'\'' ORDER BY lock")" = "bkl|lock_kernel
+rtnl|rtnl_lock" &&
+	bkl chains --db two.db >bkl.chains &&
+	grep -q "^loose.c:9: warning: .f. may sleep with the BKL held" bkl.chains &&
+	! grep -q rtnl bkl.chains &&
+	bkl chains --db two.db --lock rtnl >rtnl.chains &&
+	grep -q "^loose.c:15: warning: .g. may sleep with rtnl held" rtnl.chains &&
+	! grep -q "BKL" rtnl.chains &&
+	test "$(q two.db "SELECT lock, count(*) FROM chains GROUP BY lock ORDER BY lock")" = "bkl|1
+rtnl|1"
+'
+
+test_expect_success SQLITE3 'analyzing one lock again leaves the other alone; merge keeps both' '
+	bkl analyze -q --db two.db loose.c &&
+	test "$(q two.db "SELECT count(*) FROM chains WHERE lock = '\''rtnl'\''")" = 1 &&
+	bkl analyze -q --no-resolve --db sh1.db loose.c &&
+	bkl analyze -q --no-resolve --db sh2.db --lock-profile rtnl loose.c &&
+	bkl merge --db mm.db sh1.db sh2.db >/dev/null &&
+	for l in bkl rtnl; do
+		bkl chains --db two.db --lock $l >a.$l &&
+		bkl chains --db mm.db --lock $l >b.$l &&
+		test_cmp a.$l b.$l || return 1
+	done &&
+	bkl sites --db mm.db --lock console >none && ! test -s none
+'
+
+cat >old-rows.sql <<'EOF2'
+PRAGMA user_version = 8;
+INSERT INTO files (id, path, hash, flags, status) VALUES (7, 'x.c', '0', '', 'ok');
+INSERT INTO functions (file_id, name, file, line, static) VALUES (7, 'f', 'x.c', 1, 0);
+INSERT INTO sites (file_id, file, line, function, kind, callee)
+	VALUES (7, 'x.c', 2, 'f', 'lock', 'lock_kernel');
+EOF2
+
+test_expect_success SQLITE3 'a DB of schema 8 is migrated: its facts are the BKL'\''s, none lost' '
+	for f in "$BKL_ROOT"/db/schema/000[1-8]-*.sql; do cat "$f" || return 1; done >v8.sql &&
+	q old.db ".read v8.sql" && q old.db ".read old-rows.sql" &&
+	bkl sites --db old.db >sites &&
+	test_one_line sites "^x.c:2: warning: lock_kernel() in .f.$" &&
+	test "$(q old.db "PRAGMA user_version")" = 9 &&
+	test "$(q old.db "SELECT id, path, lock FROM files")" = "7|x.c|bkl" &&
+	test "$(q old.db "SELECT count(*) FROM functions WHERE file_id = 7")" = 1 &&
+	test -z "$(q old.db "PRAGMA foreign_key_check")" &&
+	q old.db "PRAGMA foreign_keys = ON; DELETE FROM files WHERE id = 7" &&
+	test "$(q old.db "SELECT count(*) FROM functions")" = 0
+'
+
 test_expect_success 'bkl analyze -h tells the profile options' '
 	bkl analyze -h >usage &&
 	grep -q -- "--lock-profile NAME" usage &&
