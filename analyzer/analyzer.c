@@ -168,8 +168,9 @@ static void keep_primitives_calls(const struct primitives *p)
  * strong macro of itself, `NAME(args...)` -> `NAME(args)`: sparse does
  * not expand a macro inside its own expansion, and a strong define is
  * not replaced by the tree's #define (nor removed by its #undef), so the
- * use stays a call to NAME; a prototype-less declaration gives it a
- * type, void for what takes or releases the lock, int otherwise.  A tree
+ * use stays a call to NAME; a declaration `NAME(...)`, which takes any
+ * arguments, gives it a type, void for what takes or releases the lock,
+ * int otherwise (a tree's own prototype of NAME agrees with it).  A tree
  * where NAME is a function anyway is not hurt: `kernel_locked(void)`
  * expands to itself.  They go in a file sparse reads first, as an
  * -include (its pre-buffer cannot be added to before sparse_initialize()
@@ -540,6 +541,8 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 	count(db, "SELECT coalesce(sum(unresolved), 0) FROM files WHERE lock = @lock",
 	      r.prims.lock, &stats->unresolved);
 out:
+	if (*r.macros)
+		unlink(r.macros);
 	if (r.errf)
 		fclose(r.errf);
 	free(sargv);
