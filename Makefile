@@ -29,7 +29,8 @@ SRCS := bkl.c $(wildcard lib/*.c builtin/*.c analyzer/*.c db/*.c web/*.c)
 # Built into the binary: the schema migrations (and web assets, later).
 SCHEMA := $(sort $(wildcard db/schema/*.sql))
 WEB_STATIC := $(sort $(wildcard web/static/*))
-GEN := db/schema-files.c web/assets.c analyzer/primitives-file.c
+PROFILES := $(sort $(wildcard analyzer/profiles/*.lock analyzer/profiles/*.kernel))
+GEN := db/schema-files.c web/assets.c analyzer/profiles-file.c
 OBJS := $(filter-out $(GEN:.c=.o),$(SRCS:.c=.o)) $(GEN:.c=.o)
 
 all: bkl
@@ -46,8 +47,8 @@ bkl: $(SPARSE_LIB) $(OBJS)
 db/schema-files.c: $(SCHEMA) scripts/embed.sh
 	scripts/embed.sh db_schema_files $(SCHEMA) >$@
 
-analyzer/primitives-file.c: analyzer/primitives.txt scripts/embed.sh
-	scripts/embed.sh analyzer_primitives_files analyzer/primitives.txt >$@
+analyzer/profiles-file.c: $(PROFILES) scripts/embed.sh
+	scripts/embed.sh analyzer_profiles_files $(PROFILES) >$@.tmp && mv $@.tmp $@
 
 web/assets.c: $(WEB_STATIC) scripts/embed.sh
 	scripts/embed.sh web_static_files $(WEB_STATIC) >$@.tmp && mv $@.tmp $@

@@ -24,6 +24,7 @@
 #include "analyzer/internal.h"
 #include "db/db.h"
 #include "lib/strbuf.h"
+#include "lib/usage.h"
 
 #define EXIT_SPARSE_ERROR	10
 #define EXIT_DB_ERROR		11
@@ -34,6 +35,7 @@ struct run {
 	const struct analyzer_opts *o;
 	struct strbuf flags;
 	int nr_global;			/* streams read before any file: -include */
+	char macros[256];		/* write_macros()'s file, or "" */
 	FILE *errf;			/* what sparse prints for the current file */
 };
 
@@ -145,7 +147,8 @@ static void keep_primitives_calls(const struct primitives *p)
 		const struct prim_rule *rule = &p->rules[i];
 		struct symbol *sym;
 
-		if (rule->cls != PRIM_LOCK && rule->cls != PRIM_UNLOCK && rule->cls != PRIM_LOCKED)
+		if (rule->cls != PRIM_LOCK && rule->cls != PRIM_UNLOCK &&
+		    rule->cls != PRIM_LOCKED && rule->cls != PRIM_TRYLOCK)
 			continue;
 		if (strpbrk(rule->name, "*?["))
 			continue;
@@ -159,6 +162,53 @@ static void keep_primitives_calls(const struct primitives *p)
 }
 
 /*
+ * A function-like macro the profile names (kernel_locked() in 2.6:
+ * `#define kernel_locked() (current->lock_depth >= 0)`) would be expanded
+ * before the IR has a call to see.  Before any file, each becomes a
+ * strong macro of itself, `NAME(args...)` -> `NAME(args)`: sparse does
+ * not expand a macro inside its own expansion, and a strong define is
+ * not replaced by the tree's #define (nor removed by its #undef), so the
+ * use stays a call to NAME; a declaration `NAME(...)`, which takes any
+ * arguments, gives it a type, void for what takes or releases the lock,
+ * int otherwise (a tree's own prototype of NAME agrees with it).  A tree
+ * where NAME is a function anyway is not hurt: `kernel_locked(void)`
+ * expands to itself.  They go in a file sparse reads first, as an
+ * -include (its pre-buffer cannot be added to before sparse_initialize()
+ * sets up its identifiers); the file is not a dependency of any file.
+ * 0 and path[0] = '\0' when there are none.
+ */
+static int write_macros(const struct primitives *p, char *path, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+	FILE *fp = NULL;
+	int i, fd;
+
+	path[0] = '\0';
+	for (i = 0; i < p->nr; i++) {
+		const struct prim_rule *m = &p->rules[i];
+		int is_void = m->arg == PRIM_LOCK || m->arg == PRIM_UNLOCK ||
+			      m->arg == PRIM_DROP || m->arg == PRIM_RETAKE;
+
+		if (m->cls != PRIM_MACRO)
+			continue;
+		if (!fp) {
+			snprintf(path, size, "%s/bkl-macros-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+			fd = mkstemp(path);
+			if (fd < 0 || !(fp = fdopen(fd, "w"))) {
+				if (fd >= 0)
+					close(fd);
+				return error("cannot create a temporary file: %s", strerror(errno));
+			}
+		}
+		fprintf(fp, "#strong_define %s(args...) %s(args)\nextern %s %s(...);\n",
+			m->name, m->name, is_void ? "void" : "int", m->name);
+	}
+	if (fp && fclose(fp))
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/*
  * Parse, analyze, store one file: 0, EXIT_SPARSE_ERROR (sparse reported
  * errors: nothing stored) or EXIT_DB_ERROR.  db NULL: open our own (in a
  * child).
@@ -166,7 +216,8 @@ static void keep_primitives_calls(const struct primitives *p)
 static int analyze_one(struct run *r, sqlite3 *db, const char *file, const char *hash)
 {
 	struct tu tu = { .path = file, .prims = &r->prims };
-	struct file_info fi = { .path = file, .hash = hash, .flags = r->flags.buf };
+	struct file_info fi = { .path = file, .hash = hash, .flags = r->flags.buf,
+				 .lock = r->prims.lock };
 	struct ast_info ai = { 0 };
 	struct symbol_list *list;
 	struct symbol *sym;
@@ -185,7 +236,8 @@ static int analyze_one(struct run *r, sqlite3 *db, const char *file, const char 
 		return EXIT_SPARSE_ERROR;
 	facts_store_registrations(&tu);
 	for (i = 0; i < r->nr_global; i++)
-		add_dep(&fi, stream_name(i));
+		if (!*r->macros || strcmp(stream_name(i), r->macros))
+			add_dep(&fi, stream_name(i));
 	for (i = start + 1; i < input_stream_nr; i++)
 		add_dep(&fi, stream_name(i));
 	if (own) {
@@ -268,6 +320,8 @@ static void in_place_exit(void)
 		/* sparse_initialize() died on a bad option: say so */
 		struct strbuf out = STRBUF_INIT;
 
+		if (*in_place.r->macros)
+			unlink(in_place.r->macros);
 		fflush(stderr);
 		dup2(in_place.saved_err, 2);
 		read_tmp(in_place.r->errf, &out);
@@ -322,7 +376,8 @@ static int run_in_child(struct run *r, struct file_info *fi, int *status)
 /* 0 analyzed, 1 not analyzed (reported), -1 a DB error */
 static int analyze_file(struct run *r, sqlite3 *db, const char *file, int in_place)
 {
-	struct file_info fi = { .path = file, .flags = r->flags.buf };
+	struct file_info fi = { .path = file, .flags = r->flags.buf,
+				 .lock = r->prims.lock };
 	struct stat stbuf;
 	char hash[17];
 	int status;
@@ -358,10 +413,15 @@ static int is_file_arg(struct string_list *files, const char *arg)
 	return 0;
 }
 
-static void count(sqlite3 *db, const char *sql, int *out)
+/* A count over the rows of one lock (@lock) */
+static void count(sqlite3 *db, const char *sql, const char *lock, int *out)
 {
 	sqlite3_stmt *st = db_prepare(db, sql);
 
+	if (st && db_bind_text(st, "@lock", lock)) {
+		sqlite3_finalize(st);
+		return;
+	}
 	if (st && sqlite3_step(st) == SQLITE_ROW)
 		*out = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -372,7 +432,11 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 {
 	static int initialized;
 	struct run r = { .o = o, .flags = STRBUF_INIT };
+	struct strbuf said = STRBUF_INIT;
+	struct tree_info tree;
 	struct analyzer_stats dummy;
+	char **sargv = NULL;
+	int nr;
 	struct string_list *files = NULL;
 	char *file;
 	int i, ret = 0, saved_err;
@@ -385,8 +449,29 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 	r.dbpath = sqlite3_db_filename(db, "main");
 	if (!r.dbpath || !*r.dbpath)
 		return error("the analyzer needs a database file, not an in-memory one");
-	if (primitives_load(&r.prims, o->primitives))
+	tree_find(argc, argv, &tree);
+	if (profiles_choose(&r.prims, o, &tree, &said)) {
+		tree_release(&tree);
+		strbuf_release(&said);
 		return -1;
+	}
+	/*
+	 * Said when chosen: from a tree, or by an option.  Loose files (the
+	 * tests') get bkl and 6.x, as before profiles, and one line per
+	 * failure on stderr.
+	 */
+	if (!o->quiet && !o->quiet_profiles &&
+	    (tree.root || o->lock_profile || o->kernel_profile || o->primitives))
+		fprintf(stderr, "%s: profiles: %s\n", bkl_prog, said.buf);
+	strbuf_release(&said);
+	ret = profiles_store(db, &r.prims, o, &tree);
+	tree_release(&tree);
+	if (ret)
+		goto out;
+	if (write_macros(&r.prims, r.macros, sizeof(r.macros))) {
+		ret = -1;
+		goto out;
+	}
 	r.errf = tmpfile();
 	if (!r.errf) {
 		ret = error("cannot create a temporary file: %s", strerror(errno));
@@ -402,7 +487,18 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 	dup2(fileno(r.errf), 2);
 	in_place.r = &r;
 	in_place.saved_err = saved_err;
-	sparse_initialize(argc, argv, &files);
+	sargv = xrealloc_arr(NULL, argc + 3, sizeof(*sargv));
+	sargv[0] = argv[0];
+	nr = 1;
+	if (*r.macros) {
+		sargv[nr++] = "-include";
+		sargv[nr++] = r.macros;
+	}
+	memcpy(sargv + nr, argv + 1, (argc - 1) * sizeof(*argv));
+	sargv[nr + argc - 1] = NULL;
+	sparse_initialize(nr + argc - 1, sargv, &files);
+	if (*r.macros)
+		unlink(r.macros);	/* read: sparse keeps its tokens */
 	in_place.r = NULL;
 	fflush(stderr);
 	dup2(saved_err, 2);
@@ -438,12 +534,18 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 			stats->ok++;
 	} END_FOR_EACH_PTR(file);
 	ret = stats->failed;
-	count(db, "SELECT count(*) FROM sites WHERE kind != 'implicit'", &stats->sites);
-	count(db, "SELECT count(*) FROM imbalances", &stats->imbalances);
-	count(db, "SELECT coalesce(sum(unresolved), 0) FROM files", &stats->unresolved);
+	count(db, "SELECT count(*) FROM sites WHERE kind != 'implicit' AND lock = @lock",
+	      r.prims.lock, &stats->sites);
+	count(db, "SELECT count(*) FROM imbalances WHERE lock = @lock", r.prims.lock,
+	      &stats->imbalances);
+	count(db, "SELECT coalesce(sum(unresolved), 0) FROM files WHERE lock = @lock",
+	      r.prims.lock, &stats->unresolved);
 out:
+	if (*r.macros)
+		unlink(r.macros);
 	if (r.errf)
 		fclose(r.errf);
+	free(sargv);
 	strbuf_release(&r.flags);
 	primitives_release(&r.prims);
 	return ret;

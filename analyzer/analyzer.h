@@ -17,8 +17,14 @@
 #include <sqlite3.h>
 
 struct analyzer_opts {
-	/* primitives.txt to use instead of the built-in one (NULL: built-in) */
-	const char *primitives;
+	/*
+	 * The profiles (analyzer/profiles/): NULL, the kernel profile of the
+	 * tree's release and its default lock profile.  primitives: one file
+	 * with every rule instead of both.
+	 */
+	const char *lock_profile, *kernel_profile, *primitives;
+	/* neither the profile line nor its warnings (bkl audit's workers) */
+	int quiet_profiles;
 	/* pass sparse's own warnings through to stderr (default: dropped) */
 	int sparse_warnings;
 	/* no "not analyzed" warnings on stderr (the files table has them) */
@@ -27,7 +33,7 @@ struct analyzer_opts {
 
 struct analyzer_stats {
 	int files, ok, failed;		/* failed: missing, unreadable or sparse errors */
-	int sites, imbalances, unresolved;
+	int sites, imbalances, unresolved;	/* in the DB, for the run's lock */
 };
 
 /*
@@ -53,16 +59,27 @@ struct analyzer_stats {
  * sparse keeps global state: call this once per process.  Does not run
  * the global pass (call analyzer_resolve()).  Returns the number of files
  * that could not be analyzed (0: all ok), or -1 after error() when the DB
- * or the primitives file fails or sparse cannot be initialized again.
+ * or the profiles fail or sparse cannot be initialized again.
  * stats may be NULL.
  */
 int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts *o,
 		 struct analyzer_stats *stats);
 
 /*
+ * The profile line of bkl analyze, and its warnings, for the kernel tree
+ * at (or above) tree: for a command that runs the analyzer in workers
+ * with --quiet-profiles (bkl audit) and says it once.  0, or -1 after
+ * error() (an unknown profile).
+ */
+int analyzer_say_profiles(const char *tree, const struct analyzer_opts *o);
+
+/* Are o's profile names built in?  0, or -1 after error() (before any DB is made). */
+int analyzer_check_profiles(const struct analyzer_opts *o);
+
+/*
  * The global pass over everything in db, in one transaction: implicit
  * coverage (through struct-member calls made with the BKL held, with the
- * registration rules of the primitives file), then the chains, in one
+ * registration rules of the profiles), then the chains, in one
  * pass over the whole call graph (no per-level rebuilds).  Replaces the
  * previous implicit sites, coverage and chains.  0, or -1 after error().
  */
@@ -75,13 +92,14 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o);
 int analyzer_merge(sqlite3 *db, const char *shard_path);
 
 /*
- * Print the sites, imbalances or chains of db to stdout: warnings
+ * Print the sites, imbalances or chains of one lock of db (lock NULL: bkl
+ * if db has it, else its first; files.lock) to stdout: warnings
  * (file:line: warning: ...), or with json a JSON array of objects with the
  * keys {"file","line","function","kind"} (chains: "class" and "path"),
  * ordered by file, line, function, then kind (class, path).
  */
-int analyzer_print_sites(sqlite3 *db, int json);
-int analyzer_print_imbalances(sqlite3 *db, int json);
-int analyzer_print_chains(sqlite3 *db, int json);
+int analyzer_print_sites(sqlite3 *db, const char *lock, int json);
+int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json);
+int analyzer_print_chains(sqlite3 *db, const char *lock, int json);
 
 #endif

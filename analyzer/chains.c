@@ -57,7 +57,7 @@ static void classify(struct chains *c)
 		const struct prim_rule *r;
 
 		if (prim_match(g->prims, PRIM_LOCK, name) || prim_match(g->prims, PRIM_UNLOCK, name) ||
-		    prim_match(g->prims, PRIM_LOCKED, name))
+		    prim_match(g->prims, PRIM_LOCKED, name) || prim_match(g->prims, PRIM_TRYLOCK, name))
 			c->prim[n] = P_BKL;
 		else if (prim_match(g->prims, PRIM_WAIT, name))
 			c->prim[n] = P_WAIT;
@@ -321,8 +321,8 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 {
 	struct chains c = { .g = g };
 	sqlite3_stmt *ins = db_prepare(db, "INSERT INTO chains (file_id, file, line, function, "
-				       "class, path) VALUES (@id, @file, @line, @function, "
-				       "@class, @path)");
+				       "class, path, lock) VALUES (@id, @file, @line, @function, "
+				       "@class, @path, (SELECT lock FROM files WHERE id = @id))");
 	sqlite3_stmt *step = db_prepare(db, "INSERT INTO chain_steps (chain_id, step, function, "
 					"file, line) VALUES (@chain, @step, @function, @file, @line)");
 	int n, i, j, cls, ret = ins && step ? 0 : -1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sites: every lock_kernel()/unlock_kernel() call (the primitives' lock
- * and unlock rules), at the line the user wrote it: a call behind a macro
+ * Sites: every lock_kernel()/unlock_kernel() call (the lock profile's
+ * lock, trylock and unlock rules), at the line the user wrote it: a call behind a macro
  * is at the macro's use (sparse gives expanded tokens that position), a
  * call inside an inline helper at the helper's call (ast.c moves it).
  * An inline function is a site where it is inlined; its own body only
@@ -30,13 +30,14 @@ void check_sites(struct tu *tu, struct fn_summary *s)
 
 		if (!c->prim || c->insn->opcode != OP_CALL)
 			continue;
-		if (c->prim->cls != PRIM_LOCK && c->prim->cls != PRIM_UNLOCK)
+		if (c->prim->cls != PRIM_LOCK && c->prim->cls != PRIM_UNLOCK &&
+		    c->prim->cls != PRIM_TRYLOCK)
 			continue;
 		r = ARR_PUSH(tu->sites, tu->nr_sites, tu->alloc_sites);
 		r->file = pos_file(c->insn->pos);
 		r->line = c->insn->pos.line;
 		r->function = s->name;
-		r->kind = c->prim->cls == PRIM_LOCK ? "lock" : "unlock";
+		r->kind = c->prim->cls == PRIM_UNLOCK ? "unlock" : "lock";
 		r->callee = ident_str(c->insn->func->sym->ident);
 	}
 }

@@ -74,6 +74,7 @@ struct g_tlist {
 
 struct graph {
 	const struct primitives *prims;
+	const char *lock;		/* files.lock of the rows loaded */
 	struct g_fn *fns;
 	int nr_fns, alloc_fns, nr_bodies;
 	struct g_edge *edges;

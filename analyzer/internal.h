@@ -28,9 +28,10 @@ void *xrealloc_arr(void *p, size_t nr, size_t size);
 const char *intern(const char *s, size_t len);
 const char *ident_str(const struct ident *id);
 
-/* ---- primitives.txt ---- */
+/* ---- the profiles (analyzer/profiles/) ---- */
 enum prim_class {
-	PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED,	/* the BKL itself */
+	PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED,	/* the lock itself */
+	PRIM_TRYLOCK,				/* takes it when it returns nonzero */
 	PRIM_DROP, PRIM_RETAKE,			/* released whatever its depth, retaken */
 	PRIM_SLEEP, PRIM_WAIT,			/* chain terminals */
 	PRIM_REGISTER,				/* FUNC registers a table */
@@ -38,6 +39,7 @@ enum prim_class {
 	PRIM_RESTRICT,				/* STRUCT calls in FUNC: registered tables */
 	PRIM_DISPATCH,				/* KIND tables are reached from FUNC only */
 	PRIM_ATOMIC,				/* never sleeps: chains stop there */
+	PRIM_MACRO,				/* a function-like macro kept a call */
 	PRIM_NR
 };
 
@@ -47,23 +49,77 @@ struct prim_rule {
 	const char *st, *member; /* REGISTER(_STORE): STRUCT.MEMBER holding the table;
 				   RESTRICT, DISPATCH: the STRUCT called through */
 	const char *kind;	/* REGISTER*, DISPATCH: chrdev, misc, ... */
-	int arg;		/* 1-based: the gfp argument, or the registered table */
+	int arg;		/* 1-based: the gfp argument, or the registered table;
+				   MACRO: the class of the rule it stands for */
 	int line;
 };
+
+#define PRIM_MAX_HEADERS	4
 
 struct primitives {
 	struct prim_rule *rules;
 	int nr, alloc;
 	unsigned long long gfp_reclaim;	/* the gfp bit that allows sleeping */
-	const char *source;		/* the file, or "built-in" */
+	const char *gfp_macro;		/* its name in the tree's headers, or NULL */
+	const char *gfp_headers[PRIM_MAX_HEADERS];	/* tree-relative, in order */
+	int nr_gfp_headers;
+	int rel_lo, rel_hi;		/* kernel releases, VERSION * 1000 + PATCHLEVEL */
+	const char *default_lock;	/* the kernel profile's lock profile */
+	const char *context;		/* the lock's sparse context (kernel_lock) */
+	const char *describe;		/* "the BKL", as messages name it */
+	const char *lock_profile, *kernel_profile;	/* names, or the one file */
+	const char *lock;		/* files.lock: lock_profile, "bkl" for a file */
+	const char *source;		/* for messages */
 };
 
-/* path NULL: the analyzer/primitives.txt built into bkl.  -1 after error(). */
-int primitives_load(struct primitives *p, const char *path);
+/*
+ * path: one file with every rule (--primitives).  Else the built-in
+ * profiles: kernel (NULL: "6.x"), then lock (NULL: the kernel profile's
+ * default-lock).  -1 after error().
+ */
+int primitives_load(struct primitives *p, const char *path, const char *lock,
+		    const char *kernel);
 void primitives_release(struct primitives *p);
 /* The first rule of class cls matching name (interned: answers are cached). */
 const struct prim_rule *prim_match(const struct primitives *p, enum prim_class cls,
 				   const char *name);
+const char *prim_unlock_name(const struct primitives *p);
+int profile_describe(const char *lock, const char **describe, const char **unlock);
+/* The built-in kernel profile nearest a release; *exact: within its releases. */
+const char *profile_kernel_for(int version, int patchlevel, int *exact);
+struct strbuf;
+/* The built-in profiles' names ending in suffix (".lock"), ", "-separated. */
+void profiles_list(const char *suffix, struct strbuf *out);
+
+/* ---- tree.c: the kernel tree a run analyzes ---- */
+struct tree_info {
+	char *root;			/* NULL: none found */
+	int version, patchlevel, sublevel;
+	char release[32];		/* "2.6.27" */
+};
+/* From the .c files and -I directories of a sparse command line. */
+void tree_find(int argc, char **argv, struct tree_info *t);
+/*
+ * The value of the profile's gfp macro in the tree's headers: 0 (value,
+ * header set), or -1 when it is not found or not a constant we read.
+ */
+int tree_gfp_bit(const struct tree_info *t, const struct primitives *p,
+		 unsigned long long *value, const char **header);
+void tree_release(struct tree_info *t);
+
+/* ---- profile.c: the profiles of a run, told and kept in meta ---- */
+struct analyzer_opts;
+/* Load p for a run on tree t; said gets what the profile line tells. */
+int profiles_choose(struct primitives *p, const struct analyzer_opts *o,
+		    const struct tree_info *t, struct strbuf *said);
+int profiles_store(sqlite3 *db, const struct primitives *p, const struct analyzer_opts *o,
+		   const struct tree_info *t);
+/* One lock's global pass: its profile, the kernel's the analysis stored. */
+int profiles_from_db(sqlite3 *db, const struct analyzer_opts *o, const char *lock,
+		     struct primitives *p);
+/* How messages name a lock of the DB ("the BKL") and its unlock. */
+void profiles_names(sqlite3 *db, const char *lock, char *name, size_t nsize,
+		    char *unlock, size_t usize);
 
 /* ---- one translation unit's facts ---- */
 enum held { HELD_NO = 1, HELD_CALLER = 2, HELD_YES = 4 };	/* masks */
@@ -184,6 +240,7 @@ const char *pos_file(struct position pos);
 /* ---- store.c ---- */
 struct file_info {
 	const char *path, *hash, *flags;
+	const char *lock;		/* files.lock: the lock profile's name */
 	const char **deps;		/* headers sparse read */
 	int nr_deps, alloc_deps;
 };

@@ -3,7 +3,7 @@
  * Merging shard DBs: `bkl audit` runs one `bkl analyze --no-resolve` per
  * file into per-worker shards, then merges them here and runs the global
  * pass once.  Per shard, one transaction: the shard's files replace the
- * same paths in the DB (their old facts go by cascade), with file ids
+ * same paths of the same lock in the DB (their old facts go by cascade), with file ids
  * renumbered; derived rows (implicit sites, coverage, chains) are not
  * copied: the global pass makes them again.
  */
@@ -14,12 +14,12 @@
 #include "lib/paths.h"
 
 static const char *const copy_sql[] = {
-	"DELETE FROM main.files WHERE path IN (SELECT path FROM shard.files)",
-	"INSERT INTO main.files (path, hash, flags, status, error, unresolved, analyzed_at) "
-	"SELECT path, hash, flags, status, error, unresolved, analyzed_at FROM shard.files",
+	"DELETE FROM main.files WHERE (path, lock) IN (SELECT path, lock FROM shard.files)",
+	"INSERT INTO main.files (path, lock, hash, flags, status, error, unresolved, analyzed_at) "
+	"SELECT path, lock, hash, flags, status, error, unresolved, analyzed_at FROM shard.files",
 	"DROP TABLE IF EXISTS temp.bkl_idmap",
 	"CREATE TEMP TABLE bkl_idmap AS SELECT s.id AS old, m.id AS new "
-	"FROM shard.files s JOIN main.files m ON m.path = s.path",
+	"FROM shard.files s JOIN main.files m ON m.path = s.path AND m.lock = s.lock",
 	"INSERT INTO main.headers (path, hash, mtime, size) "
 	"SELECT path, hash, mtime, size FROM shard.headers WHERE true "
 	"ON CONFLICT (path, hash) DO UPDATE SET mtime = excluded.mtime, size = excluded.size",
@@ -43,14 +43,19 @@ static const char *const copy_sql[] = {
 	"function, file, line) SELECT i.new, r.kind, r.via, r.struct, r.member, r.tbl, "
 	"r.tbl_static, r.function, r.file, r.line FROM shard.registrations r "
 	"JOIN temp.bkl_idmap i ON i.old = r.file_id",
-	"INSERT INTO main.sites (file_id, file, line, function, kind, callee) "
-	"SELECT i.new, s.file, s.line, s.function, s.kind, s.callee FROM shard.sites s "
+	"INSERT INTO main.sites (file_id, file, line, function, kind, callee, lock) "
+	"SELECT i.new, s.file, s.line, s.function, s.kind, s.callee, s.lock FROM shard.sites s "
 	"JOIN temp.bkl_idmap i ON i.old = s.file_id WHERE s.kind != 'implicit'",
-	"INSERT INTO main.imbalances (file_id, file, line, function, kind) "
-	"SELECT i.new, b.file, b.line, b.function, b.kind FROM shard.imbalances b "
+	"INSERT INTO main.imbalances (file_id, file, line, function, kind, lock) "
+	"SELECT i.new, b.file, b.line, b.function, b.kind, b.lock FROM shard.imbalances b "
 	"JOIN temp.bkl_idmap i ON i.old = b.file_id",
 	"DROP TABLE temp.bkl_idmap",
 	"INSERT OR REPLACE INTO main.meta (key, value) VALUES ('analyzer.resolved', '0')",
+	/* the profiles the shard was analyzed with, for the global pass */
+	"INSERT OR REPLACE INTO main.meta (key, value) SELECT key, value FROM shard.meta "
+	"WHERE key IN ('analyzer.lock_profile', 'analyzer.kernel_profile', "
+	"'analyzer.primitives', 'analyzer.gfp_reclaim', 'analyzer.release', "
+	"'analyzer.lock', 'analyzer.unlock')",
 	NULL
 };
 

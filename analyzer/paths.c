@@ -56,6 +56,8 @@ struct walker {
 	int nr_rel;
 	pseudo_t kl[KL_MAX];		/* kernel_locked() results */
 	int nr_kl;
+	pseudo_t tl[KL_MAX];		/* trylock results: nonzero, it took the lock */
+	int nr_tl;
 	struct work *stack;
 	int nr_stack, alloc_stack;
 	uint64_t *seen;
@@ -106,16 +108,18 @@ static pseudo_t cond_base(pseudo_t p, int *neg)
 	return p;
 }
 
-static int ctx_is_bkl(struct expression *e)
+/* Is e the lock profile's sparse context (__acquires(kernel_lock))? */
+static int ctx_is_lock(const struct primitives *p, struct expression *e)
 {
 	struct ident *id = NULL;
+	size_t len = strlen(p->context);
 
 	while (e && e->type == EXPR_PREOP && e->op == '&')
 		e = e->unop;
 	if (!e || e->type != EXPR_SYMBOL)
 		return 0;
 	id = e->symbol_name ? e->symbol_name : e->symbol ? e->symbol->ident : NULL;
-	return id && id->len == 11 && !memcmp(id->name, "kernel_lock", 11);
+	return id && id->len == len && !memcmp(id->name, p->context, len);
 }
 
 static const char *callee_name(struct instruction *insn)
@@ -125,6 +129,18 @@ static const char *callee_name(struct instruction *insn)
 	if (!fn || fn->type != PSEUDO_SYM || !fn->sym)
 		return NULL;
 	return ident_str(fn->sym->ident);
+}
+
+/* A kernel_locked() or trylock result: a condition that tells of the lock. */
+static void result_of(struct walker *w, const struct prim_rule *r, pseudo_t target)
+{
+	if (r->cls == PRIM_LOCKED && w->nr_kl < KL_MAX)
+		w->kl[w->nr_kl++] = target;
+	else if (r->cls == PRIM_TRYLOCK && w->nr_tl < KL_MAX)
+		w->tl[w->nr_tl++] = target;
+	else
+		return;
+	add_rel(w, target);
 }
 
 /* Collect the calls, the relevant conditions; number calls per block. */
@@ -167,11 +183,10 @@ static void prescan(struct walker *w, struct entrypoint *ep)
 				    !(r = prim_match(p, PRIM_UNLOCK, name)) &&
 				    !(r = prim_match(p, PRIM_DROP, name)) &&
 				    !(r = prim_match(p, PRIM_RETAKE, name)) &&
-				    (r = prim_match(p, PRIM_LOCKED, name)) &&
-				    insn->target && insn->target != VOID && w->nr_kl < KL_MAX) {
-					w->kl[w->nr_kl++] = insn->target;
-					add_rel(w, insn->target);
-				}
+				    !(r = prim_match(p, PRIM_TRYLOCK, name)))
+					r = prim_match(p, PRIM_LOCKED, name);
+				if (r && insn->target && insn->target != VOID)
+					result_of(w, r, insn->target);
 			} else if (!prim_match(p, PRIM_SLEEP, name) && !prim_match(p, PRIM_WAIT, name)) {
 				continue;	/* an inlined helper: its body is here */
 			}
@@ -192,6 +207,16 @@ static int kl_slot(struct walker *w, int rel)
 		if (w->kl[i] == w->rel[rel])
 			return i;
 	return -1;
+}
+
+static int is_trylock(struct walker *w, int rel)
+{
+	int i;
+
+	for (i = 0; i < w->nr_tl; i++)
+		if (w->tl[i] == w->rel[rel])
+			return 1;
+	return 0;
 }
 
 static int held_now(const struct pstate *st)
@@ -290,6 +315,8 @@ static int learn_kl(struct pstate *st, int slot, int truth)
 	return 1;
 }
 
+static void set_depth(struct pstate *st, int d);
+
 static void branch(struct walker *w, struct instruction *insn, const struct pstate *st)
 {
 	int neg = 0, idx, k;
@@ -314,6 +341,9 @@ static void branch(struct walker *w, struct instruction *insn, const struct psta
 			slot = kl_slot(w, idx);
 			if (slot >= 0 && !learn_kl(&n, slot, truth))
 				continue;
+			/* the first test of a trylock's result: held where it is true */
+			if (truth && is_trylock(w, idx))
+				set_depth(&n, n.depth + 1);
 		}
 		push(w, k ? insn->bb_true : insn->bb_false, insn, &n);
 	}
@@ -479,7 +509,7 @@ static void walk_block(struct walker *w, struct work *wk)
 			 */
 			if (prim_call && !memcmp(&insn->pos, &prim_call->pos, sizeof(insn->pos)))
 				break;
-			if (!insn->check && ctx_is_bkl(insn->context_expr))
+			if (!insn->check && ctx_is_lock(w->tu->prims, insn->context_expr))
 				set_depth(&st, st.depth + insn->increment);
 			break;
 		case OP_PHISOURCE:
@@ -551,7 +581,7 @@ int paths_walk(struct tu *tu, struct entrypoint *ep, struct ast_info *ai,
 	int in = 0, out = 0;
 
 	FOR_EACH_PTR(s->sym->ctype.contexts, ctx) {
-		if (ctx_is_bkl(ctx->context)) {
+		if (ctx_is_lock(tu->prims, ctx->context)) {
 			in += ctx->in;
 			out += ctx->out;
 		}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analyzer/analyzer.h"
+#include "analyzer/internal.h"
 #include "db/db.h"
 #include "lib/usage.h"
 
@@ -58,10 +59,31 @@ static int finish(sqlite3 *db, sqlite3_stmt *st, int rc)
 	return fflush(stdout) ? error("cannot write the output") : 0;
 }
 
-static void print_implicit(sqlite3_stmt *st)
+/*
+ * The lock whose facts are printed: the one asked for, else bkl when the
+ * DB has it, else its first.  *lock is set; the statement's @lock bound.
+ */
+static int bind_lock(sqlite3 *db, sqlite3_stmt *st, const char **lock)
 {
-	printf("%s:%d: warning: '%s' runs with the BKL held", text(st, 0),
-	       sqlite3_column_int(st, 1), text(st, 2));
+	static char buf[256];
+	sqlite3_stmt *q;
+
+	if (!*lock) {
+		q = db_prepare(db, "SELECT lock FROM files GROUP BY lock "
+			       "ORDER BY lock = 'bkl' DESC, lock LIMIT 1");
+		snprintf(buf, sizeof(buf), "bkl");
+		if (q && sqlite3_step(q) == SQLITE_ROW)
+			snprintf(buf, sizeof(buf), "%s", (const char *)sqlite3_column_text(q, 0));
+		sqlite3_finalize(q);
+		*lock = buf;
+	}
+	return db_bind_text(st, "@lock", *lock);
+}
+
+static void print_implicit(sqlite3_stmt *st, const char *lock)
+{
+	printf("%s:%d: warning: '%s' runs with %s held", text(st, 0),
+	       sqlite3_column_int(st, 1), text(st, 2), lock);
 	if (sqlite3_column_type(st, 5) == SQLITE_NULL) {
 		putchar('\n');
 		return;
@@ -88,26 +110,30 @@ static void json_implicit(sqlite3_stmt *st)
 	printf(", \"candidates\": %d", sqlite3_column_int(st, 16));
 }
 
-int analyzer_print_sites(sqlite3 *db, int json)
+int analyzer_print_sites(sqlite3 *db, const char *lock, int json)
 {
 	sqlite3_stmt *st = db_prepare(db,
 		"SELECT s.file, s.line, s.function, s.kind, s.callee, c.struct, c.member, "
 		"c.via_function, c.via_file, c.via_line, c.tbl, c.reg_via, c.reg_file, c.reg_line, "
 		"c.entry, c.edge, c.candidates "
 		"FROM sites s LEFT JOIN coverage c ON s.kind = 'implicit' AND "
-		"c.file_id = s.file_id AND c.function = s.function "
+		"c.file_id = s.file_id AND c.function = s.function WHERE s.lock = @lock "
 		"ORDER BY s.file, s.line, s.function, s.kind");
+	char name[128], unlock[128];
 	int rc, nr = 0;
 
-	if (!st)
+	if (!st || bind_lock(db, st, &lock)) {
+		sqlite3_finalize(st);
 		return -1;
+	}
+	profiles_names(db, lock, name, sizeof(name), unlock, sizeof(unlock));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json) {
 			json_head(st, nr, "kind");
 			json_implicit(st);
 			putchar('}');
 		} else if (!strcmp(text(st, 3), "implicit")) {
-			print_implicit(st);
+			print_implicit(st, name);
 		} else {
 			printf("%s:%d: warning: %s() in '%s'\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 4), text(st, 2));
@@ -119,14 +145,18 @@ int analyzer_print_sites(sqlite3 *db, int json)
 	return finish(db, st, rc);
 }
 
-int analyzer_print_imbalances(sqlite3 *db, int json)
+int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, kind FROM imbalances "
-				      "ORDER BY file, line, function, kind");
+				      "WHERE lock = @lock ORDER BY file, line, function, kind");
+	char name[128], unlock[128];
 	int rc, nr = 0;
 
-	if (!st)
+	if (!st || bind_lock(db, st, &lock)) {
+		sqlite3_finalize(st);
 		return -1;
+	}
+	profiles_names(db, lock, name, sizeof(name), unlock, sizeof(unlock));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = text(st, 3);
 
@@ -134,10 +164,12 @@ int analyzer_print_imbalances(sqlite3 *db, int json)
 			json_head(st, nr, "kind");
 			putchar('}');
 		} else {
-			printf("%s:%d: warning: %s in '%s' (%s)\n", text(st, 0),
-			       sqlite3_column_int(st, 1),
-			       !strcmp(kind, "return-held") ? "return with the BKL held" :
-			       "unlock_kernel() without the BKL held", text(st, 2), kind);
+			printf("%s:%d: warning: ", text(st, 0), sqlite3_column_int(st, 1));
+			if (!strcmp(kind, "return-held"))
+				printf("return with %s held", name);
+			else
+				printf("%s() without %s held", unlock, name);
+			printf(" in '%s' (%s)\n", text(st, 2), kind);
 		}
 		nr++;
 	}
@@ -163,28 +195,30 @@ static int print_steps(sqlite3_stmt *steps, sqlite3_int64 id)
 	return rc;
 }
 
-int analyzer_print_chains(sqlite3 *db, int json)
+int analyzer_print_chains(sqlite3 *db, const char *lock, int json)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id FROM chains "
-				      "ORDER BY file, line, function, class, path");
+				      "WHERE lock = @lock ORDER BY file, line, function, class, path");
 	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line FROM chain_steps "
 					 "WHERE chain_id = @id ORDER BY step");
+	char name[128], unlock[128];
 	int rc, nr = 0;
 
-	if (!st || !steps) {
+	if (!st || !steps || bind_lock(db, st, &lock)) {
 		sqlite3_finalize(st);
 		sqlite3_finalize(steps);
 		return -1;
 	}
+	profiles_names(db, lock, name, sizeof(name), unlock, sizeof(unlock));
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json) {
 			json_head(st, nr, "class");
 			printf(", \"path\": %s}", text(st, 4));
 		} else {
-			printf("%s:%d: warning: '%s' may %s with the BKL held (%s):\n", text(st, 0),
+			printf("%s:%d: warning: '%s' may %s with %s held (%s):\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 2),
 			       !strcmp(text(st, 3), "wait") ? "wait for another task" : "sleep",
-			       text(st, 3));
+			       name, text(st, 3));
 			if (print_steps(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;
 		}

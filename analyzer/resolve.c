@@ -21,6 +21,9 @@
 #include "analyzer/graph.h"
 #include "db/db.h"
 
+/* Each pass is one lock's: the rows of the files analyzed for it. */
+#define LOCK_FILES	"WHERE file_id IN (SELECT id FROM files WHERE lock = @lock) "
+
 static const char *col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
@@ -43,11 +46,14 @@ static int load_functions(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT f.file_id, f.name, f.file, f.line, f.static, "
 				      "files.path FROM functions f JOIN files ON files.id = "
-				      "f.file_id ORDER BY f.file_id, f.name");
+				      "f.file_id WHERE files.lock = @lock "
+				      "ORDER BY f.file_id, f.name");
 	int rc;
 
-	if (!st)
+	if (!st || db_bind_text(st, "@lock", g->lock)) {
+		sqlite3_finalize(st);
 		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int n = add_fn(g, col(st, 1), sqlite3_column_int(st, 0), 0);
 		struct g_fn *f = &g->fns[n];
@@ -75,12 +81,14 @@ static int held_mask(const char *s)
 static int load_calls(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, caller, line, kind, callee, callee_static, "
-				      "struct, member, held, gfp FROM calls "
+				      "struct, member, held, gfp FROM calls " LOCK_FILES
 				      "ORDER BY file_id, caller, line, rowid");
 	int rc, last = -1;
 
-	if (!st)
+	if (!st || db_bind_text(st, "@lock", g->lock)) {
+		sqlite3_finalize(st);
 		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int caller = gmap_get(&g->fmap, col(st, 1), sqlite3_column_int(st, 0));
 		const char *kind = (const char *)sqlite3_column_text(st, 3);
@@ -122,11 +130,13 @@ static int load_stores(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, struct, member, value, kind, "
 				      "value_static, tbl, tbl_static, function, file, line "
-				      "FROM fptr_stores ORDER BY file_id, line");
+				      "FROM fptr_stores " LOCK_FILES "ORDER BY file_id, line");
 	int rc, i;
 
-	if (!st)
+	if (!st || db_bind_text(st, "@lock", g->lock)) {
+		sqlite3_finalize(st);
 		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct g_store *s = ARR_PUSH(g->stores, g->nr_stores, g->alloc_stores);
 
@@ -196,11 +206,13 @@ static int load_regs(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, kind, via, struct, member, tbl, "
 				      "tbl_static, function, file, line FROM registrations "
-				      "ORDER BY file_id, line");
+				      LOCK_FILES "ORDER BY file_id, line");
 	int rc, i;
 
-	if (!st)
+	if (!st || db_bind_text(st, "@lock", g->lock)) {
+		sqlite3_finalize(st);
 		return -1;
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct g_reg *r = ARR_PUSH(g->regs, g->nr_regs, g->alloc_regs);
 
@@ -566,14 +578,16 @@ static int store_cover(sqlite3 *db, struct graph *g, const struct g_cover *c,
 
 static int store_coverage(sqlite3 *db, struct graph *g)
 {
-	sqlite3_stmt *site = db_prepare(db, "INSERT INTO sites (file_id, file, line, function, kind) "
-					"VALUES (@id, @file, @line, @function, 'implicit')");
+	sqlite3_stmt *site = db_prepare(db, "INSERT INTO sites (file_id, file, line, function, "
+					"kind, lock) VALUES (@id, @file, @line, @function, "
+					"'implicit', (SELECT lock FROM files WHERE id = @id))");
 	sqlite3_stmt *cov = db_prepare(db, "INSERT INTO coverage (file_id, function, struct, member, "
 				       "tbl, store_file, store_line, via_file, via_line, "
 				       "via_function, reg_kind, reg_via, reg_file, reg_line, entry, edge, "
-				       "candidates) VALUES (@id, @function, @struct, @member, @tbl, "
-				       "@sfile, @sline, @vfile, @vline, @vfunction, @rkind, @rvia, "
-				       "@rfile, @rline, @entry, @edge, @candidates)");
+				       "candidates, lock) VALUES (@id, @function, @struct, @member, "
+				       "@tbl, @sfile, @sline, @vfile, @vline, @vfunction, @rkind, "
+				       "@rvia, @rfile, @rline, @entry, @edge, @candidates, "
+				       "(SELECT lock FROM files WHERE id = @id))");
 	int i, ret = site && cov ? 0 : -1;
 
 	for (i = 0; i < g->nr_cover && !ret; i++)
@@ -596,35 +610,60 @@ static int set_meta(sqlite3 *db, const char *key, long value)
 	return ret;
 }
 
-int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
+/* One lock's pass over the rows of its files: coverage, then chains. */
+static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *lock,
+			long *unresolved, long *unresolved_held)
 {
 	struct primitives prims;
-	struct graph g = { 0 };
+	struct graph g = { .lock = lock };
 	int ret = -1, nr_chains = 0;
 
-	if (primitives_load(&prims, o ? o->primitives : NULL))
+	if (profiles_from_db(db, o, lock, &prims))
 		return -1;
 	g.prims = &prims;
-	/* read and write in one transaction: a consistent view, one commit */
-	if (db_begin(db))
-		goto out;
-	if (graph_load(db, &g))
-		goto out_rollback;
-	if (db_exec(db, "DELETE FROM sites WHERE kind = 'implicit'; DELETE FROM coverage; "
-		    "DELETE FROM chains; DELETE FROM headers WHERE id NOT IN "
-		    "(SELECT header_id FROM file_headers)") ||
-	    store_coverage(db, &g) || chains_store(db, &g, &nr_chains) ||
-	    set_meta(db, "analyzer.resolved", 1) ||
-	    set_meta(db, "analyzer.unresolved", g.unresolved) ||
-	    set_meta(db, "analyzer.unresolved_held", g.unresolved_held))
-		goto out_rollback;
-	ret = db_commit(db);
-	goto out;
-out_rollback:
-	db_rollback(db);
-	error("the global pass failed; the database keeps its previous results");
-out:
+	if (!graph_load(db, &g) && !store_coverage(db, &g) && !chains_store(db, &g, &nr_chains)) {
+		*unresolved += g.unresolved;
+		*unresolved_held += g.unresolved_held;
+		ret = 0;
+	}
 	graph_free(&g);
 	primitives_release(&prims);
 	return ret;
+}
+
+#define MAX_LOCKS	32
+
+int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
+{
+	const char *locks[MAX_LOCKS];
+	long unresolved = 0, unresolved_held = 0;
+	sqlite3_stmt *st;
+	int i, nr = 0, rc;
+
+	/* read and write in one transaction: a consistent view, one commit */
+	if (db_begin(db))
+		return -1;
+	st = db_prepare(db, "SELECT DISTINCT lock FROM files ORDER BY lock");
+	if (!st)
+		goto out_rollback;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && nr < MAX_LOCKS)
+		locks[nr++] = col(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		goto out_rollback;
+	if (db_exec(db, "DELETE FROM sites WHERE kind = 'implicit'; DELETE FROM coverage; "
+		    "DELETE FROM chains; DELETE FROM headers WHERE id NOT IN "
+		    "(SELECT header_id FROM file_headers)"))
+		goto out_rollback;
+	for (i = 0; i < nr; i++)
+		if (resolve_lock(db, o, locks[i], &unresolved, &unresolved_held))
+			goto out_rollback;
+	if (set_meta(db, "analyzer.resolved", 1) ||
+	    set_meta(db, "analyzer.unresolved", unresolved) ||
+	    set_meta(db, "analyzer.unresolved_held", unresolved_held))
+		goto out_rollback;
+	return db_commit(db);
+out_rollback:
+	db_rollback(db);
+	return error("the global pass failed; the database keeps its previous results");
 }

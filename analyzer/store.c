@@ -53,14 +53,17 @@ static int insert_file(sqlite3 *db, const struct file_info *fi, const char *stat
 	sqlite3_stmt *del, *ins;
 	int ret = -1;
 
-	del = db_prepare(db, "DELETE FROM files WHERE path = @path");
-	ins = db_prepare(db, "INSERT INTO files (path, hash, flags, status, error, unresolved) "
-			 "VALUES (@path, @hash, @flags, @status, @error, @unresolved)");
+	del = db_prepare(db, "DELETE FROM files WHERE path = @path AND lock = @lock");
+	ins = db_prepare(db, "INSERT INTO files (path, lock, hash, flags, status, error, "
+			 "unresolved) VALUES (@path, @lock, @hash, @flags, @status, @error, "
+			 "@unresolved)");
 	if (!del || !ins)
 		goto out;
-	if (db_bind_text(del, "@path", fi->path) || db_step_done(del))
+	if (db_bind_text(del, "@path", fi->path) || db_bind_text(del, "@lock", fi->lock) ||
+	    db_step_done(del))
 		goto out;
-	if (db_bind_text(ins, "@path", fi->path) || db_bind_text(ins, "@hash", fi->hash) ||
+	if (db_bind_text(ins, "@path", fi->path) || db_bind_text(ins, "@lock", fi->lock) ||
+	    db_bind_text(ins, "@hash", fi->hash) ||
 	    db_bind_text(ins, "@flags", fi->flags) || db_bind_text(ins, "@status", status) ||
 	    bind_opt(ins, "@error", err) || db_bind_int(ins, "@unresolved", unresolved) ||
 	    db_step_done(ins))
@@ -275,11 +278,13 @@ int store_tu(sqlite3 *db, const struct file_info *fi, const struct tu *tu)
 	    store_functions(db, id, tu) || store_calls(db, id, tu) ||
 	    store_stores(db, id, tu) || store_regs(db, id, tu) ||
 	    store_rows(db, id, tu->sites, tu->nr_sites,
-		       "INSERT INTO sites (file_id, file, line, function, kind, callee) "
-		       "VALUES (@id, @file, @line, @function, @kind, @callee)") ||
+		       "INSERT INTO sites (file_id, file, line, function, kind, callee, lock) "
+		       "VALUES (@id, @file, @line, @function, @kind, @callee, "
+		       "(SELECT lock FROM files WHERE id = @id))") ||
 	    store_rows(db, id, tu->imbs, tu->nr_imbs,
-		       "INSERT INTO imbalances (file_id, file, line, function, kind) "
-		       "VALUES (@id, @file, @line, @function, @kind)") ||
+		       "INSERT INTO imbalances (file_id, file, line, function, kind, lock) "
+		       "VALUES (@id, @file, @line, @function, @kind, "
+		       "(SELECT lock FROM files WHERE id = @id))") ||
 	    mark_unresolved(db)) {
 		db_rollback(db);
 		return error("cannot store the facts of '%s'", fi->path);

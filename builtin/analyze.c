@@ -13,8 +13,9 @@
 #include "lib/usage.h"
 
 const char usage_analyze[] =
-	"usage: bkl analyze [--db DB] [--no-resolve] [--primitives FILE] [-q]\n"
-	"                   [--sparse-warnings] [sparse flags] FILE.c...\n"
+	"usage: bkl analyze [--db DB] [--no-resolve] [--lock-profile NAME]\n"
+	"                   [--kernel-profile NAME] [--primitives FILE] [-q]\n"
+	"                   [--quiet-profiles] [--sparse-warnings] [sparse flags] FILE.c...\n"
 	"\n"
 	"Analyze C files with sparse and record in the database where the BKL is\n"
 	"taken and released, imbalances, function-pointer stores and call edges,\n"
@@ -23,10 +24,23 @@ const char usage_analyze[] =
 	"their old facts.  A file sparse cannot parse is recorded with its first\n"
 	"error and the others are still analyzed; the exit status is 1 then.\n"
 	"\n"
+	"What the analyzer knows of the lock and of the kernel's primitives comes\n"
+	"from two profiles (analyzer/profiles/README): the kernel profile of the\n"
+	"tree's release (its top Makefile's VERSION and PATCHLEVEL; the tree is\n"
+	"found above the files or the -I directories), with the gfp bit that\n"
+	"allows sleeping read from its headers, and that profile's lock profile.\n"
+	"One line on stderr says which; with no tree found and no profile asked\n"
+	"for (loose files), bkl and 6.x apply and nothing is said.\n"
+	"\n"
 	"    --db DB            the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
 	"    --no-resolve       skip the global pass (for shards: see bkl merge)\n"
-	"    --primitives FILE  replace the built-in analyzer/primitives.txt\n"
-	"    -q, --quiet        no summary, no per-file warnings\n"
+	"    --lock-profile NAME    the lock: bkl (6.1 with the series), bkl-2.6,\n"
+	"                       rtnl, console, tty\n"
+	"    --kernel-profile NAME  the kernel's primitives: 6.x, 2.6\n"
+	"    --primitives FILE  one file with every rule instead of both profiles\n"
+	"    -q, --quiet        no summary, no profile line, no per-file warnings\n"
+	"    --quiet-profiles   neither the profile line nor its warnings (for\n"
+	"                       bkl audit's workers: bkl audit says it once)\n"
 	"    --sparse-warnings  show sparse's own warnings\n"
 	"\n"
 	"sparse flags: -I DIR, -D X, -U X, -include FILE, -isystem DIR, -m64, -W...,\n"
@@ -80,6 +94,9 @@ int cmd_analyze(int argc, const char **argv)
 		}
 		if ((rc = our_option(argc, argv, &i, "--db", &db_path)) ||
 		    (rc = our_option(argc, argv, &i, "--primitives", &o.primitives)) ||
+		    (rc = our_option(argc, argv, &i, "--lock-profile", &o.lock_profile)) ||
+		    (rc = our_option(argc, argv, &i, "--kernel-profile", &o.kernel_profile)) ||
+		    (rc = our_option(argc, argv, &i, "--quiet-profiles", NULL) * 5) ||
 		    (rc = our_option(argc, argv, &i, "--no-resolve", NULL) * 2) ||
 		    (rc = our_option(argc, argv, &i, "--sparse-warnings", NULL) * 3) ||
 		    (rc = our_option(argc, argv, &i, "--quiet", NULL) * 4) ||
@@ -89,6 +106,7 @@ int cmd_analyze(int argc, const char **argv)
 			no_resolve |= rc == 2;
 			o.sparse_warnings |= rc == 3;
 			o.quiet |= rc == 4;
+			o.quiet_profiles |= rc == 5;
 			continue;
 		}
 		sargv[sargc++] = argv[i];
@@ -99,6 +117,8 @@ int cmd_analyze(int argc, const char **argv)
 		free(sargv);
 		return show_usage(find_command("analyze"), 1);
 	}
+	if (analyzer_check_profiles(&o))
+		goto out;
 	if (!db_path)
 		db_path = db_default_path();
 	if (db_open(db_path, &db))

@@ -5,7 +5,7 @@
 #include "lib/facts-cmd.h"
 
 const char usage_chains[] =
-	"usage: bkl chains [--db DB] [--json]\n"
+	"usage: bkl chains [--db DB] [--lock NAME] [--json]\n"
 	"\n"
 	"Print the call chains from a call made with the BKL held to a primitive\n"
 	"that sleeps (class sleep) or waits for another task (class wait),\n"
@@ -13,6 +13,8 @@ const char usage_chains[] =
 	"{\"file\",\"line\",\"function\",\"class\",\"path\"}, path: the functions called.\n"
 	"\n"
 	"    --db DB   the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
+	"    --lock NAME  the facts of that lock profile's analysis (bkl analyze\n"
+	"              --lock-profile); default: bkl if the DB has it, else its first\n"
 	"    --json    JSON output (a stable contract)\n";
 
 int cmd_chains(int argc, const char **argv)

@@ -131,12 +131,14 @@ int cmd_check(int argc, const char **argv)
 	}
 	db_path = absolute(db_opt ? db_opt : db_default_path(), cwd);
 	file = place_file(file, cwd, &run_dir);
-	av = calloc(flags.len + 8, sizeof(*av));
+	av = calloc(flags.len + 9, sizeof(*av));
 	if (!av)
 		abort();
 	av[nr++] = self_exe();
 	av[nr++] = "analyze";
 	av[nr++] = "--no-resolve";
+	/* one run per file under Kbuild: the DB's meta keeps the profiles */
+	av[nr++] = "--quiet-profiles";
 	av[nr++] = "--db";
 	av[nr++] = db_path;
 	for (p = flags.buf; p && *p; ) {

@@ -5,7 +5,7 @@
 #include "lib/facts-cmd.h"
 
 const char usage_imbalance[] =
-	"usage: bkl imbalance [--db DB] [--json]\n"
+	"usage: bkl imbalance [--db DB] [--lock NAME] [--json]\n"
 	"\n"
 	"Print the imbalances: returns with the BKL held while other paths\n"
 	"balance (return-held), unlocks of a BKL the function never took (unlock-unheld),\n"
@@ -13,6 +13,8 @@ const char usage_imbalance[] =
 	"{\"file\",\"line\",\"function\",\"kind\"}, kind: return-held, unlock-unheld.\n"
 	"\n"
 	"    --db DB   the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
+	"    --lock NAME  the facts of that lock profile's analysis (bkl analyze\n"
+	"              --lock-profile); default: bkl if the DB has it, else its first\n"
 	"    --json    JSON output (a stable contract)\n";
 
 int cmd_imbalance(int argc, const char **argv)

@@ -5,7 +5,7 @@
 #include "lib/facts-cmd.h"
 
 const char usage_sites[] =
-	"usage: bkl sites [--db DB] [--json]\n"
+	"usage: bkl sites [--db DB] [--lock NAME] [--json]\n"
 	"\n"
 	"Print the lock_kernel()/unlock_kernel() sites and the implicit ones\n"
 	"(functions called through a pointer with the BKL held, with the evidence),\n"
@@ -13,6 +13,8 @@ const char usage_sites[] =
 	"{\"file\",\"line\",\"function\",\"kind\"}, kind: lock, unlock, implicit.\n"
 	"\n"
 	"    --db DB   the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
+	"    --lock NAME  the facts of that lock profile's analysis (bkl analyze\n"
+	"              --lock-profile); default: bkl if the DB has it, else its first\n"
 	"    --json    JSON output (a stable contract)\n";
 
 int cmd_sites(int argc, const char **argv)

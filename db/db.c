@@ -107,11 +107,18 @@ int db_open(const char *path, sqlite3 **out)
 		goto out_close;
 	}
 	sqlite3_busy_timeout(db, 30000);
-	if (db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL"))
+	if (db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"))
 		goto out_bad;
+	/*
+	 * Foreign keys on only after the migrations: a migration that
+	 * rebuilds a table (0009: files) drops the old one, which must not
+	 * cascade into the rows that refer to it.
+	 */
 	v = user_version(db);
 	if (v < 0 || migrate(db, path, v))
 		goto out_close;
+	if (db_exec(db, "PRAGMA foreign_keys = ON"))
+		goto out_bad;
 	*out = db;
 	return 0;
 out_bad:

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The body of bkl sites, imbalance and chains: the same options (--db,
- * --json), the same refusals, one printer each.
+ * --lock, --json), the same refusals, one printer each.
  */
 #include <stdio.h>
 #include "builtin.h"
@@ -12,13 +12,14 @@
 #include "usage.h"
 
 int facts_command(int argc, const char **argv, const char *name,
-		  int (*print)(sqlite3 *db, int json))
+		  int (*print)(sqlite3 *db, const char *lock, int json))
 {
-	const char *db_path = NULL;
+	const char *db_path = NULL, *lock = NULL;
 	int json = 0, ret;
 	sqlite3 *db;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &db_path),
+		OPT_STRING(0, "lock", &lock),
 		OPT_BOOL(0, "json", &json),
 		OPT_END()
 	};
@@ -34,7 +35,7 @@ int facts_command(int argc, const char **argv, const char *name,
 		return error("no database at '%s' (run bkl analyze first)", db_path);
 	if (db_open(db_path, &db))
 		return -1;
-	ret = print(db, json);
+	ret = print(db, lock, json);
 	db_close(db);
 	return ret;
 }

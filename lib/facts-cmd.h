@@ -4,8 +4,8 @@
 
 #include <sqlite3.h>
 
-/* Parse [--db DB] [--json], open the DB, print(db, json). */
+/* Parse [--db DB] [--lock NAME] [--json], open the DB, print(db, lock, json). */
 int facts_command(int argc, const char **argv, const char *name,
-		  int (*print)(sqlite3 *db, int json));
+		  int (*print)(sqlite3 *db, const char *lock, int json));
 
 #endif

@@ -94,7 +94,7 @@ static void progress(struct kjobs *k, int nr, double start, int last)
 static void child(const struct kjobs *k, int slot, const struct kjob *j)
 {
 	char shard[4096], errf[4096], *flags = strdup(j->flags ? j->flags : ""), *p;
-	const char **argv = calloc(strlen(flags) + 8, sizeof(*argv));
+	const char **argv = calloc(strlen(flags) + 16, sizeof(*argv));
 	int nr = 0, fd;
 
 	if (!argv || !flags)
@@ -104,6 +104,16 @@ static void child(const struct kjobs *k, int slot, const struct kjob *j)
 	argv[nr++] = k->self;
 	argv[nr++] = "analyze";
 	argv[nr++] = "--no-resolve";
+	/* the profile line and its warnings are the parent's to say, once */
+	argv[nr++] = "--quiet-profiles";
+	if (k->lock_profile) {
+		argv[nr++] = "--lock-profile";
+		argv[nr++] = k->lock_profile;
+	}
+	if (k->kernel_profile) {
+		argv[nr++] = "--kernel-profile";
+		argv[nr++] = k->kernel_profile;
+	}
 	argv[nr++] = "--db";
 	argv[nr++] = shard;
 	for (p = flags; *p; ) {

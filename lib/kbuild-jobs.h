@@ -11,7 +11,8 @@ struct kjob {
 };
 
 /*
- * Run `bkl analyze --no-resolve --db SHARD flags path` for each job, jobs
+ * Run `bkl analyze --no-resolve --quiet-profiles [--lock-profile L]
+ * [--kernel-profile K] --db SHARD flags path` for each job, jobs
  * at a time; worker slot i always writes shard_dir/shard-i.db, so no two
  * processes share a shard.  A progress bar on a TTY, a line every 30 s
  * otherwise.  SIGINT/SIGTERM stop the launching; what finished is kept.
@@ -22,6 +23,8 @@ struct kjobs {
 	int jobs;
 	int timeout;		/* seconds per file; 0 none */
 	int quiet;		/* no progress output */
+	/* --lock-profile, --kernel-profile for every worker; NULL: the tree's */
+	const char *lock_profile, *kernel_profile;
 	/* bkl audit's batches: one progress line over all of them */
 	int base, base_failed, total;	/* done and failed before this run; in all */
 	double t0;		/* when the first batch started (CLOCK_MONOTONIC) */

@@ -29,12 +29,21 @@ run_validation() {
 	src=$1
 	name=$(basename "$src")
 	dir=v.${name%.c}
+	tree=$(sed -n 's/^ \* check-tree: *//p' "$src")
 	rm -rf "$dir" && mkdir "$dir" && cp "$src" "$dir/$name" &&
+	if test -n "$tree"; then
+		cp -R "$VALIDATION/trees/$tree/." "$dir/" || return 1
+	fi &&
 	(
 		cd "$dir" || exit 1
 		args=$(sed -n 's/^ \* check-analyze: *//p' "$name")
 		# shellcheck disable=SC2086
-		bkl analyze -q --db tmp.db $args "$name" || exit 1
+		bkl analyze --db tmp.db $args "$name" >/dev/null 2>analyze.err || { cat analyze.err; exit 1; }
+		sed -n 's/^ \* check-analyze-warning: *//p' "$name" >warnings
+		while IFS= read -r w; do
+			grep -F -e "$w" analyze.err >/dev/null ||
+			{ echo "not in bkl analyze's stderr: $w"; cat analyze.err; exit 1; }
+		done <warnings
 		split_checks "$name" || { echo "no check-command in $name"; exit 1; }
 		n=1
 		while test -f "cmd.$n"; do

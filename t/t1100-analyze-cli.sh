@@ -313,8 +313,10 @@ test_expect_success '--primitives replaces the table; a bad one is one line' '
 	EOF
 	bkl analyze -q --db n.db nap.c &&
 	bkl chains --db n.db >c && ! test -s c &&
-	{ cat "$BKL_ROOT/analyzer/primitives.txt" && echo "sleep my_nap"; } >prims.txt &&
-	bkl analyze -q --db n.db --primitives prims.txt nap.c &&
+	{ cat "$BKL_ROOT/analyzer/profiles/bkl.lock" "$BKL_ROOT/analyzer/profiles/6.x.kernel" &&
+	  echo "sleep my_nap"; } >prims.txt &&
+	bkl analyze --db n.db --primitives prims.txt nap.c 2>err >/dev/null &&
+	test_one_line err "^bkl analyze: profiles: primitives prims.txt (no kernel tree found" &&
 	bkl chains --db n.db >c && grep "^    my_nap$" c &&
 	echo "snooze my_nap" >bad.txt &&
 	test_must_fail bkl analyze --db n.db --primitives bad.txt nap.c 2>err &&
