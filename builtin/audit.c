@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "builtin.h"
+#include "analyzer/analyzer.h"
 #include "db/db.h"
 #include "lib/audit-run.h"
 #include "lib/audit-progress.h"
@@ -37,6 +38,7 @@
 const char usage_audit[] =
 	"usage: bkl audit [--tree DIR] [--config defconfig|allmodconfig|FILE] [--db DB]\n"
 	"                 [-j N] [--all-arch] [--force] [--timeout SECS] [--batch N]\n"
+	"                 [--lock NAME] [--kernel-profile NAME]\n"
 	"                 [--show-flags | --plan | --jobs-list N | --shard I/N] [DIR|FILE...]\n"
 	"\n"
 	"Run the BKL analyzer on every .c file under the given directories or\n"
@@ -65,6 +67,13 @@ const char usage_audit[] =
 	"                     takes them (tier, tab, path), and analyze nothing\n"
 	"\n"
 	"    --batch N        merge into the database every N files (default 1000)\n"
+	"    --lock NAME      the lock to audit: an analyzer lock profile (bkl,\n"
+	"                     rtnl, console, tty, bkl-2.6; default bkl); another\n"
+	"                     lock than bkl goes to $BKL_CACHE/NAME.db unless --db\n"
+	"                     or $BKL_DB names one\n"
+	"    --kernel-profile NAME\n"
+	"                     the kernel's rules (6.x, 2.6; default: the release\n"
+	"                     the tree's Makefile names)\n"
 	"\n"
 	"Files are taken in this order, and merged into the database batch by\n"
 	"batch, so that a first audit answers early and a killed one resumes:\n"
@@ -320,7 +329,7 @@ static void sq(struct strbuf *out, const char *s)
  * cache named, so that it is the same on a host whose environment is not.
  */
 static int print_jobs(int n, const char *tree, const char *config, const char *db_path,
-		      int timeout, int all_arch, int force, char **scope, int nr_scope)
+		      int timeout, const char *more, char **scope, int nr_scope)
 {
 	struct strbuf line = STRBUF_INIT, db = STRBUF_INIT, cfg = STRBUF_INIT;
 	char real[PATH_MAX];
@@ -341,8 +350,7 @@ static int print_jobs(int n, const char *tree, const char *config, const char *d
 		sq(&line, cfg.buf);
 		strbuf_addstr(&line, " --db");
 		sq(&line, db.buf);
-		strbuf_addf(&line, " -j 1 --timeout %d --shard %d/%d%s%s", timeout, i, n,
-			    all_arch ? " --all-arch" : "", force ? " --force" : "");
+		strbuf_addf(&line, " -j 1 --timeout %d --shard %d/%d%s", timeout, i, n, more);
 		for (j = 0; j < nr_scope; j++)
 			sq(&line, scope[j]);
 		puts(line.buf);
@@ -358,6 +366,10 @@ int cmd_audit(int argc, const char **argv)
 	const char *opt_tree = NULL, *config = "allmodconfig", *db_opt = NULL;
 	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), all_arch = 0, force = 0, timeout = 300;
 	int show = 0, plan = 0, jobs_list = 0, batch = 0;
+	const char *lock = NULL, *kprofile = NULL;
+	struct analyzer_opts ao = { 0 };
+	struct strbuf more = STRBUF_INIT;
+	char key[17];
 	const char *shard_opt = NULL;
 	int shard = 0, nr_shards = 0;
 	struct strbuf tree = STRBUF_INIT, series = STRBUF_INIT, obj = STRBUF_INIT;
@@ -386,6 +398,8 @@ int cmd_audit(int argc, const char **argv)
 		OPT_BOOL(0, "plan", &plan),
 		OPT_INT(0, "jobs-list", &jobs_list),
 		OPT_STRING(0, "shard", &shard_opt),
+		OPT_STRING(0, "lock", &lock),
+		OPT_STRING(0, "kernel-profile", &kprofile),
 		OPT_END()
 	};
 
@@ -401,13 +415,17 @@ int cmd_audit(int argc, const char **argv)
 		return error("--batch wants a positive number of files, not %d", batch);
 	if (jobs_list < 0 || (jobs_list && (shard_opt || plan || show)))
 		return error("--jobs-list N takes a positive N, without --shard, --plan or --show-flags");
+	ao.lock_profile = lock;
+	ao.kernel_profile = kprofile;
+	if (analyzer_check_profiles(&ao))
+		return -1;
 	/* bkl audit may run under make: the kernel's make must not join that one. */
 	unsetenv("MAKEFLAGS");
 	unsetenv("MAKELEVEL");
 	unsetenv("MFLAGS");
 	unsetenv("MAKEFILES");
-	if (!db_opt)
-		db_opt = db_default_path();
+	if (!db_opt)	/* another lock: its own DB, its own incremental state */
+		db_opt = db_lock_path(lock);
 	if (!realpath(db_opt, db_path)) {	/* a new DB: make its name absolute */
 		char cwd[PATH_MAX / 2];
 
@@ -462,7 +480,12 @@ int cmd_audit(int argc, const char **argv)
 	close(lock_fd);		/* configured and flags dumped: shards may go */
 	lock_fd = -1;
 	if (jobs_list) {
-		ret = print_jobs(jobs_list, tree.buf, config, db_path, timeout, all_arch, force,
+		strbuf_addf(&more, "%s%s", all_arch ? " --all-arch" : "", force ? " --force" : "");
+		if (lock)
+			strbuf_addf(&more, " --lock %s", lock);
+		if (kprofile)
+			strbuf_addf(&more, " --kernel-profile %s", kprofile);
+		ret = print_jobs(jobs_list, tree.buf, config, db_path, timeout, more.buf,
 				 scope, nr_scope);
 		goto out;
 	}
@@ -471,7 +494,8 @@ int cmd_audit(int argc, const char **argv)
 		ret = 0;
 		goto out;
 	}
-	if (db_open(db_path, &db) ||
+	if (db_open(db_path, &db) || audit_one_lock(db, db_path, lock) ||
+	    (!plan && analyzer_say_profiles(tree.buf, &ao)) ||
 	    record_config(db, tree.buf, obj.buf, sb_str(&series), &cfg, probe_bkl(kf, obj.buf, &cfg)))
 		goto out;
 	if (kstate_load(db, &ks) || kstate_scan_deps(ks, db) < 0)
@@ -479,7 +503,8 @@ int cmd_audit(int argc, const char **argv)
 	gone = kstate_forget_missing(ks, db, (const char *const *)scope, nr_scope);
 	if (gone < 0)
 		goto out;
-	audit_plan_make(&p, &w, kf, ks, cfg.hash, force);
+	audit_plan_key(cfg.hash, lock, kprofile, key);
+	audit_plan_make(&p, &w, kf, ks, key, force);
 	audit_plan_order(&p);
 	if (shard)
 		audit_plan_shard(&p, shard, nr_shards);
@@ -494,6 +519,8 @@ int cmd_audit(int argc, const char **argv)
 	k.self = audit_self_exe();
 	k.jobs = jobs;
 	k.timeout = timeout;
+	k.lock_profile = lock;
+	k.kernel_profile = kprofile;
 	strbuf_addf(&shards, "%s.shards", db_path);
 	k.shard_dir = shards.buf;
 	if (audit_progress_plan(db, (const char *const *)w.files, w.nr, p.job, p.tier, p.nr))
@@ -535,5 +562,6 @@ out:
 	strbuf_release(&fdir);
 	strbuf_release(&shards);
 	strbuf_release(&label);
+	strbuf_release(&more);
 	return ret;
 }

@@ -6,7 +6,9 @@
 #include "db/db.h"
 #include "lib/embed.h"
 #include "lib/parse-options.h"
+#include "lib/paths.h"
 #include "lib/report.h"
+#include "lib/report-lock.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 #include "web/web.h"
@@ -14,6 +16,7 @@
 const char usage_report[] =
 	"usage: bkl report [--subsystem S | --driver D] [--format text|md|html|json]\n"
 	"                  [-o FILE] [--db DB] [--tree DIR]\n"
+	"   or: bkl report --lock NAME [--format text|json] [-o FILE] [--db DB]\n"
 	"\n"
 	"Without --subsystem, the whole-tree summary: totals, the burn-down and\n"
 	"the subsystems (from MAINTAINERS) ranked by the work left in them.\n"
@@ -31,7 +34,14 @@ const char usage_report[] =
 	"    -o FILE          write to FILE (replaced whole) instead of stdout\n"
 	"    --db DB          the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
 	"    --tree DIR       the kernel tree for source lines (default: the\n"
-	"                     one recorded by bkl audit)\n";
+	"                     one recorded by bkl audit)\n"
+	"\n"
+	"--lock NAME reports what 'bkl audit --lock NAME' found for another big\n"
+	"lock (rtnl, console, tty...; bkl too), without the campaign: its sites,\n"
+	"imbalances and chains per area of the tree, then each imbalance, and\n"
+	"each chain that sleeps or waits with the lock held with the file:line\n"
+	"of every call along it.  The database defaults to $BKL_CACHE/NAME.db\n"
+	"($BKL_DB, or the default one for bkl).\n";
 
 static void html_page(struct strbuf *sb, const struct report *r)
 {
@@ -79,10 +89,36 @@ out:
 	return ret;
 }
 
+/* --lock NAME: the analyzer's facts for that lock, without the campaign */
+static int lock_report(const char *lock, const char *db_path, const char *format,
+		       const char *out, int scoped)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3 *db;
+	int ret;
+
+	if (scoped)
+		return error("--lock reports the whole tree: no --subsystem or --driver");
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return error("--lock reports as text or json, not '%s'", format);
+	if (!db_path)
+		db_path = db_lock_path(lock);
+	if (!path_exists(db_path))
+		return error("no database at '%s' (run 'bkl audit --lock %s')", db_path, lock);
+	if (db_open(db_path, &db))
+		return -1;
+	ret = report_lock(db, lock, !strcmp(format, "json"), &sb);
+	if (!ret)
+		ret = write_out(out, &sb);
+	strbuf_release(&sb);
+	db_close(db);
+	return ret;
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	const char *subsystem = NULL, *driver = NULL, *format = "text", *out = NULL;
-	const char *db_path = NULL, *tree = NULL;
+	const char *db_path = NULL, *tree = NULL, *lock = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	struct report r;
 	sqlite3 *db;
@@ -94,6 +130,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('o', "output", &out),
 		OPT_STRING(0, "db", &db_path),
 		OPT_STRING(0, "tree", &tree),
+		OPT_STRING(0, "lock", &lock),
 		OPT_END()
 	};
 
@@ -105,6 +142,8 @@ int cmd_report(int argc, const char **argv)
 		return error("unknown format '%s': text, md, html or json", format);
 	if (subsystem && driver)
 		return error("--subsystem and --driver do not go together");
+	if (lock)
+		return lock_report(lock, db_path, format, out, subsystem || driver);
 	if (db_open(db_path ? db_path : db_default_path(), &db))
 		return -1;
 	if (report_sync(db, db_path ? db_path : db_default_path(), tree))

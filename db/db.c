@@ -25,6 +25,17 @@ const char *db_default_path(void)
 	return sb.buf;
 }
 
+const char *db_lock_path(const char *lock)
+{
+	static struct strbuf sb = STRBUF_INIT;
+
+	if (!lock || !strcmp(lock, "bkl") || (getenv("BKL_DB") && *getenv("BKL_DB")))
+		return db_default_path();
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/%s.db", bkl_cache_dir(), lock);
+	return sb.buf;
+}
+
 int db_schema_version(void)
 {
 	int n = 0;

@@ -14,6 +14,8 @@
 
 /* $BKL_DB, else $BKL_CACHE/bkl.db: what --db defaults to. */
 const char *db_default_path(void);
+/* A lock profile's DB: the default for bkl, else $BKL_CACHE/LOCK.db unless $BKL_DB. */
+const char *db_lock_path(const char *lock);
 /* Open (creating it) and bring the schema up to date. */
 int db_open(const char *path, sqlite3 **out);
 void db_close(sqlite3 *db);

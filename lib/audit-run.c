@@ -102,6 +102,53 @@ double audit_now(void)
 }
 
 
+/*
+ * An audited DB holds one lock's facts: its incremental state is per file,
+ * and the campaign reads every fact of the DB as the BKL's.
+ */
+int audit_one_lock(sqlite3 *db, const char *db_path, const char *lock)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT lock FROM files WHERE lock != @lock LIMIT 1");
+	int rc;
+
+	if (!lock)
+		lock = "bkl";
+	if (!st || db_bind_text(st, "@lock", lock)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = error("'%s' holds facts of lock '%s': audit '%s' into a database of its own "
+			   "(without --db: '%s')", db_path, sqlite3_column_text(st, 0), lock,
+			   db_lock_path(lock));
+	else
+		rc = rc == SQLITE_DONE ? 0 : error("cannot read '%s'", db_path);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * What a file's analysis depends on besides its flags: the config, and
+ * the profiles when not the default ones, so that a DB audited for one
+ * lock is analyzed again for another.
+ */
+void audit_plan_key(const char *config_hash, const char *lock, const char *kprofile,
+		    char key[17])
+{
+	uint64_t h;
+
+	if ((!lock || !strcmp(lock, "bkl")) && !kprofile) {
+		snprintf(key, 17, "%.16s", config_hash);
+		return;
+	}
+	h = fnv1a(FNV1A_INIT, config_hash, 16);
+	h = fnv1a(h, lock ? lock : "bkl", strlen(lock ? lock : "bkl") + 1);
+	if (kprofile)
+		h = fnv1a(h, kprofile, strlen(kprofile));
+	snprintf(key, 17, "%016llx", (unsigned long long)h);
+}
+
 /* Which files to analyze: those kstate says changed (all with --force). */
 void audit_plan_make(struct audit_plan *p, struct walk *w, struct kbuild_flags *kf,
 		      struct kstate *ks, const char *config_hash, int force)

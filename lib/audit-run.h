@@ -22,6 +22,11 @@ struct audit_plan {
 	int batch;		/* files between two merges (0: AUDIT_BATCH) */
 };
 
+/* Is the DB free of other locks' facts than lock's (NULL: bkl)?  -1 after error(). */
+int audit_one_lock(sqlite3 *db, const char *db_path, const char *lock);
+/* The key of what the analysis depends on besides flags: config, profiles. */
+void audit_plan_key(const char *config_hash, const char *lock, const char *kprofile,
+		    char key[17]);
 /* Which files to analyze: those kstate says changed (all with force). */
 void audit_plan_make(struct audit_plan *p, struct walk *w, struct kbuild_flags *kf,
 		     struct kstate *ks, const char *config_hash, int force);

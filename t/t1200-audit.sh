@@ -337,4 +337,46 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3,PARALLEL 'the shard commands u
 	test_cmp sites.db sites.par
 '
 
+# ---- another big lock: rtnl, with its own lock profile and database ----
+
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 '--lock rtnl: its own database, the profiles said once, rtnl facts per area' '
+	cat >tree/drivers/misc/bkltest2/rt.c <<-\EOF &&
+	#include <linux/rtnetlink.h>
+	#include <linux/delay.h>
+	int bkltest2_rt(int x)
+	{
+		rtnl_lock();
+		msleep(10);
+		if (x)
+			return -1;
+		rtnl_unlock();
+		return 0;
+	}
+	EOF
+	echo "obj-y += rt.o" >>tree/drivers/misc/bkltest2/Makefile &&
+	bkl audit --tree tree --config tinyconfig -j1 --lock rtnl drivers/misc/bkltest2 >out 2>err &&
+	test "$(grep -c "profiles: " err)" = 1 && grep "profiles: .*rtnl" err &&
+	grep "^audit: 3 files: 3 analyzed, 0 skipped" out &&
+	test "$(sqlite3 cache/rtnl.db "SELECT DISTINCT lock FROM files")" = rtnl &&
+	test "$(q "SELECT count(*) FROM files WHERE lock != '\''bkl'\''")" = 0 &&
+	bkl report --lock rtnl >rep &&
+	grep "^lock rtnl: 3 files analyzed (0 failed): 2 sites, 1 imbalances, 1 chains" rep &&
+	grep "^    2           1       1  drivers/misc$" rep &&
+	grep "^  drivers/misc/bkltest2/rt.c:[0-9]*: bkltest2_rt: return-held$" rep &&
+	grep "^  drivers/misc/bkltest2/rt.c:6: bkltest2_rt: sleep with rtnl held: bkltest2_rt -> msleep$" rep &&
+	grep "^      drivers/misc/bkltest2/rt.c:6: bkltest2_rt calls msleep$" rep &&
+	bkl report --lock rtnl --format json >rep.json &&
+	grep "^{\"format\": \"bkl-lock-report\", \"version\": 1, \"lock\": \"rtnl\", \"files\": 3" rep.json &&
+	grep "\"class\": \"sleep\", \"path\": \[\"bkltest2_rt\",\"msleep\"\], \"steps\": \[{\"function\": \"bkltest2_rt\", \"file\": \"drivers/misc/bkltest2/rt.c\", \"line\": 6}" rep.json &&
+	bkl audit --tree tree --config tinyconfig -j1 --lock rtnl drivers/misc/bkltest2 >out 2>err &&
+	grep "^audit: 3 files: 0 analyzed, 3 skipped" out
+'
+
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'an audited database holds one lock: rtnl into the BKL one is refused' '
+	test_must_fail bkl audit --tree tree --config tinyconfig --db db --lock rtnl drivers/misc/bkltest2 2>err &&
+	test_one_line err "error: .*db. holds facts of lock .bkl.: audit .rtnl. into a database of its own (without --db: .*cache/rtnl.db.)" &&
+	test_must_fail bkl report --lock console 2>err &&
+	test_one_line err "error: no database at .*cache/console.db. (run .bkl audit --lock console.)"
+'
+
 test_done

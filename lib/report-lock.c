@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bkl report --lock NAME: the analyzer's facts for one lock of the DB
+ * (any lock profile: rtnl, console, tty...), without the campaign, which
+ * is the BKL's.  Per area of the tree (lib/audit-order.h's: drivers/X,
+ * sound/X, arch/X, else the top directory): its sites, imbalances and
+ * chains; then each imbalance and each chain with the file:line of every
+ * call along it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db/db.h"
+#include "lib/audit-order.h"
+#include "lib/report.h"
+#include "lib/report-lock.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
+
+struct lock_area {
+	char name[64];
+	int sites, imbalances, chains;
+};
+
+struct lock_report {
+	struct lock_area *areas;
+	int nr_areas, files, failed, sites, imbalances, chains;
+};
+
+static struct lock_area *area_of(struct lock_report *r, const char *path)
+{
+	char name[64];
+	int i;
+
+	audit_area(path, name, sizeof(name));
+	for (i = 0; i < r->nr_areas; i++)
+		if (!strcmp(r->areas[i].name, name))
+			return &r->areas[i];
+	r->areas = realloc(r->areas, (r->nr_areas + 1) * sizeof(*r->areas));
+	if (!r->areas)
+		abort();
+	memset(&r->areas[r->nr_areas], 0, sizeof(*r->areas));
+	snprintf(r->areas[r->nr_areas].name, sizeof(r->areas->name), "%s", name);
+	return &r->areas[r->nr_areas++];
+}
+
+static sqlite3_stmt *lock_query(sqlite3 *db, const char *sql, const char *lock)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+
+	if (st && db_bind_text(st, "@lock", lock)) {
+		sqlite3_finalize(st);
+		st = NULL;
+	}
+	return st;
+}
+
+static const char *col(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? s : "";
+}
+
+/* Count each fact of the lock into its file's area; which: 0 sites, 1 imbalances, 2 chains */
+static int count(sqlite3 *db, const char *sql, const char *lock, struct lock_report *r, int which)
+{
+	sqlite3_stmt *st = lock_query(db, sql, lock);
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct lock_area *a = area_of(r, col(st, 0));
+		int *n[] = { &a->sites, &a->imbalances, &a->chains };
+		int *total[] = { &r->sites, &r->imbalances, &r->chains };
+
+		(*n[which])++;
+		(*total[which])++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("cannot read the facts of lock '%s'", lock);
+}
+
+static int cmp_area(const void *x, const void *y)
+{
+	const struct lock_area *a = x, *b = y;
+	int wa = a->chains + a->imbalances, wb = b->chains + b->imbalances;
+
+	if (wa != wb)
+		return wb - wa;
+	if (a->sites != b->sites)
+		return b->sites - a->sites;
+	return strcmp(a->name, b->name);
+}
+
+static int load(sqlite3 *db, const char *lock, struct lock_report *r)
+{
+	sqlite3_stmt *st = lock_query(db, "SELECT count(*), coalesce(sum(status = 'error'), 0) "
+				      "FROM files WHERE lock = @lock", lock);
+
+	memset(r, 0, sizeof(*r));
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		r->files = sqlite3_column_int(st, 0);
+		r->failed = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (count(db, "SELECT file FROM sites WHERE lock = @lock AND kind IN ('lock', 'unlock')",
+		  lock, r, 0) ||
+	    count(db, "SELECT file FROM imbalances WHERE lock = @lock", lock, r, 1) ||
+	    count(db, "SELECT file FROM chains WHERE lock = @lock", lock, r, 2))
+		return -1;
+	qsort(r->areas, r->nr_areas, sizeof(*r->areas), cmp_area);
+	return 0;
+}
+
+static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
+{
+	sqlite3_stmt *st = lock_query(db, "SELECT file, line, function, kind FROM imbalances "
+				      "WHERE lock = @lock ORDER BY file, line", lock);
+	int rc, n = 0;
+
+	if (!st)
+		return -1;
+	strbuf_addstr(sb, json ? ",\n\"imbalances\": [" : "\nimbalances:\n");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (json) {
+			strbuf_addstr(sb, n++ ? ",\n {\"file\": " : "\n {\"file\": ");
+			report_json_str(sb, col(st, 0));
+			strbuf_addf(sb, ", \"line\": %d, \"function\": ", sqlite3_column_int(st, 1));
+			report_json_str(sb, col(st, 2));
+			strbuf_addstr(sb, ", \"kind\": ");
+			report_json_str(sb, col(st, 3));
+			strbuf_addstr(sb, "}");
+		} else {
+			strbuf_addf(sb, "  %s:%d: %s: %s\n", col(st, 0), sqlite3_column_int(st, 1),
+				    col(st, 2), col(st, 3));
+		}
+	}
+	strbuf_addstr(sb, json ? "]" : "");
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The analyzer's path, a JSON array of names, as "a -> b -> c". */
+static void arrows(struct strbuf *sb, const char *path)
+{
+	for (; *path; path++) {
+		if (*path == ',')
+			strbuf_addstr(sb, " -> ");
+		else if (*path != '[' && *path != ']' && *path != '"')
+			strbuf_add(sb, path, 1);
+	}
+}
+
+static void step_json(struct strbuf *sb, sqlite3_stmt *st, int n)
+{
+	strbuf_addstr(sb, n ? ", {\"function\": " : "{\"function\": ");
+	report_json_str(sb, col(st, 0));
+	strbuf_addstr(sb, ", \"file\": ");
+	report_json_str(sb, sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL : col(st, 1));
+	strbuf_addf(sb, ", \"line\": %d}", sqlite3_column_int(st, 2));
+}
+
+/* A chain's calls, step by step: file:line where function N calls N+1. */
+static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json)
+{
+	struct strbuf prev = STRBUF_INIT;
+	int rc, n = 0;
+
+	sqlite3_reset(st);
+	if (sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, "@id"), id) != SQLITE_OK)
+		return -1;
+	strbuf_addstr(sb, json ? ", \"steps\": [" : "");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (json)
+			step_json(sb, st, n);
+		else if (prev.len)
+			strbuf_addf(sb, "      %s calls %s\n", prev.buf, col(st, 0));
+		strbuf_reset(&prev);
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			strbuf_addf(&prev, "%s:%d: %s", col(st, 1), sqlite3_column_int(st, 2),
+				    col(st, 0));
+		n++;
+	}
+	strbuf_addstr(sb, json ? "]}" : "");
+	strbuf_release(&prev);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
+{
+	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path "
+				      "FROM chains WHERE lock = @lock ORDER BY class = 'sleep', "
+				      "length(path) - length(replace(path, '>', '')), file, line", lock);
+	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line FROM chain_steps "
+				       "WHERE chain_id = @id ORDER BY step");
+	int rc = SQLITE_ERROR, n = 0;
+
+	if (!st || !sst)
+		goto out;
+	strbuf_addstr(sb, json ? ",\n\"chains\": [" : "\nchains (waits first, shortest first):\n");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (json) {
+			strbuf_addstr(sb, n++ ? ",\n {\"file\": " : "\n {\"file\": ");
+			report_json_str(sb, col(st, 1));
+			strbuf_addf(sb, ", \"line\": %d, \"function\": ", sqlite3_column_int(st, 2));
+			report_json_str(sb, col(st, 3));
+			strbuf_addstr(sb, ", \"class\": ");
+			report_json_str(sb, col(st, 4));
+			/* the analyzer's JSON array, as bkl chains --json has it */
+			strbuf_addf(sb, ", \"path\": %s", *col(st, 5) == '[' ? col(st, 5) : "[]");
+		} else {
+			strbuf_addf(sb, "  %s:%d: %s: %s with %s held: ", col(st, 1),
+				    sqlite3_column_int(st, 2), col(st, 3), col(st, 4), lock);
+			arrows(sb, col(st, 5));
+			strbuf_addstr(sb, "\n");
+		}
+		if (steps(sst, sqlite3_column_int64(st, 0), sb, json)) {
+			rc = SQLITE_ERROR;
+			break;
+		}
+	}
+	strbuf_addstr(sb, json ? "]" : "");
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(sst);
+	return rc == SQLITE_DONE ? 0 : error("cannot read the chains of lock '%s'", lock);
+}
+
+static void areas(const struct lock_report *r, struct strbuf *sb, int json)
+{
+	int i;
+
+	strbuf_addstr(sb, json ? ",\n\"areas\": [" : "\nsites  imbalances  chains  area\n");
+	for (i = 0; i < r->nr_areas; i++) {
+		const struct lock_area *a = &r->areas[i];
+
+		if (json) {
+			strbuf_addstr(sb, i ? ",\n {\"area\": " : "\n {\"area\": ");
+			report_json_str(sb, a->name);
+			strbuf_addf(sb, ", \"sites\": %d, \"imbalances\": %d, \"chains\": %d}",
+				    a->sites, a->imbalances, a->chains);
+		} else {
+			strbuf_addf(sb, "%5d  %10d  %6d  %s\n", a->sites, a->imbalances, a->chains,
+				    a->name);
+		}
+	}
+	strbuf_addstr(sb, json ? "]" : "");
+}
+
+int report_lock(sqlite3 *db, const char *lock, int json, struct strbuf *sb)
+{
+	struct lock_report r;
+	int ret = -1;
+
+	if (load(db, lock, &r))
+		goto out;
+	if (!r.files) {
+		ret = error("no file analyzed for lock '%s' in this database (run 'bkl audit --lock %s')",
+			    lock, lock);
+		goto out;
+	}
+	if (json) {
+		strbuf_addstr(sb, "{\"format\": \"bkl-lock-report\", \"version\": 1, \"lock\": ");
+		report_json_str(sb, lock);
+		strbuf_addf(sb, ", \"files\": %d, \"failed\": %d, \"sites\": %d, \"imbalances\": %d, "
+			    "\"chains\": %d", r.files, r.failed, r.sites, r.imbalances, r.chains);
+	} else {
+		strbuf_addf(sb, "lock %s: %d files analyzed (%d failed): %d sites, %d imbalances, "
+			    "%d chains that sleep or wait with it held\n", lock, r.files, r.failed,
+			    r.sites, r.imbalances, r.chains);
+	}
+	areas(&r, sb, json);
+	if (imbalances(db, lock, sb, json) || chains(db, lock, sb, json))
+		goto out;
+	strbuf_addstr(sb, json ? "}\n" : "");
+	ret = 0;
+out:
+	free(r.areas);
+	return ret;
+}
