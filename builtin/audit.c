@@ -171,16 +171,19 @@ static int record_config(sqlite3 *db, const char *tree, const char *objtree,
 	return db_commit(db);
 }
 
-/* Warn, in one line, when the analyzer will see no lock_kernel() call. */
+/*
+ * Warn, in one line, when the analyzer will see no lock_kernel() call
+ * (not when auditing another lock: quiet).
+ */
 static int probe_bkl(struct kbuild_flags *kf, const char *objtree,
-		     const struct kbuild_config *c)
+		     const struct kbuild_config *c, int quiet)
 {
 	struct strbuf flags = STRBUF_INIT, why = STRBUF_INIT;
 	int real;
 
 	kbuild_flags_for(kf, "init/main.c", &flags);
 	real = kbuild_probe_lock_kernel(objtree, flags.buf, c, &why);
-	if (!real)
+	if (!real && !quiet)
 		warning("lock_kernel() is not a real call after preprocessing: %s; "
 			"no BKL site will be found", why.buf);
 	strbuf_release(&flags);
@@ -496,7 +499,8 @@ int cmd_audit(int argc, const char **argv)
 	}
 	if (db_open(db_path, &db) || audit_one_lock(db, db_path, lock) ||
 	    (!plan && analyzer_say_profiles(tree.buf, &ao)) ||
-	    record_config(db, tree.buf, obj.buf, sb_str(&series), &cfg, probe_bkl(kf, obj.buf, &cfg)))
+	    record_config(db, tree.buf, obj.buf, sb_str(&series), &cfg,
+			  probe_bkl(kf, obj.buf, &cfg, lock && strncmp(lock, "bkl", 3))))
 		goto out;
 	if (kstate_load(db, &ks) || kstate_scan_deps(ks, db) < 0)
 		goto out;
