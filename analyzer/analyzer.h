@@ -98,8 +98,10 @@ int analyzer_merge(sqlite3 *db, const char *shard_path);
  * keys {"file","line","function","kind"} (chains: "class" and "path"),
  * ordered by file, line, function, then kind (class, path).
  */
+/* flags: FACTS_JSON, the JSON contract; FACTS_PRECISE, chains without by-type calls */
+enum { FACTS_JSON = 1, FACTS_PRECISE = 2 };
 int analyzer_print_sites(sqlite3 *db, const char *lock, int json);
 int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json);
-int analyzer_print_chains(sqlite3 *db, const char *lock, int json);
+int analyzer_print_chains(sqlite3 *db, const char *lock, int flags);
 
 #endif

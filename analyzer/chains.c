@@ -199,7 +199,27 @@ static void distances(struct chains *c, int cls)
 
 struct step {
 	int node, line;			/* line: where node calls the next; 0 at the end */
+	const struct g_edge *edge;	/* that call, NULL at the end */
+	int to;				/* the node it reaches */
 };
+
+/*
+ * How a chain's call reached its target, as coverage.edge says it: by
+ * name, through a registered table, or by the member's type alone
+ * (*candidates: how many functions the call may reach).
+ */
+static const char *edge_kind(const struct g_edge *e, int to, int *candidates)
+{
+	int k;
+
+	*candidates = e->kind == CALL_DIRECT ? 1 : e->nr_targets;
+	if (e->kind == CALL_DIRECT)
+		return "direct";
+	for (k = 0; k < e->nr_targets; k++)
+		if (e->targets[k].node == to && e->targets[k].reg >= 0)
+			return "registered";
+	return "by-type";
+}
 
 /* The path from site edge e through its target first: steps[], their number. */
 static int build_path(struct chains *c, int cls, const struct g_edge *e, int first,
@@ -207,15 +227,15 @@ static int build_path(struct chains *c, int cls, const struct g_edge *e, int fir
 {
 	int nr = 0, n = first;
 
-	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ e->caller, e->line };
+	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ e->caller, e->line, e, first };
 	while (sink_class(c, e, n) != cls) {
 		int ne = c->next_edge[cls][n];
 
-		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, c->g->edges[ne].line };
 		e = &c->g->edges[ne];
+		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, e->line, e, c->next_node[cls][n] };
 		n = c->next_node[cls][n];
 	}
-	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, 0 };
+	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, 0, NULL, -1 };
 	return nr;
 }
 
@@ -226,9 +246,12 @@ static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_e
 	struct graph *g = c->g;
 	const struct g_fn *f = &g->fns[e->caller];
 	sqlite3_int64 id;
-	int i;
+	int i, n, by_type = 0;
 
-	if (db_bind_int(ins, "@id", f->file_id) || db_bind_text(ins, "@file", f->file) ||
+	for (i = 0; i < nr; i++)
+		by_type += steps[i].edge && !strcmp(edge_kind(steps[i].edge, steps[i].to, &n),
+						    "by-type");
+	if (db_bind_int(ins, "@by_type", by_type) || db_bind_int(ins, "@id", f->file_id) || db_bind_text(ins, "@file", f->file) ||
 	    db_bind_int(ins, "@line", e->line) || db_bind_text(ins, "@function", f->name) ||
 	    db_bind_text(ins, "@class", class_name[cls]) || db_bind_text(ins, "@path", path) ||
 	    db_step_done(ins))
@@ -242,6 +265,10 @@ static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_e
 			return -1;
 		if (steps[i].line && (db_bind_text(step, "@file", s->file) ||
 				      db_bind_int(step, "@line", steps[i].line)))
+			return -1;
+		if (steps[i].edge &&
+		    (db_bind_text(step, "@edge", edge_kind(steps[i].edge, steps[i].to, &n)) ||
+		     db_bind_int(step, "@candidates", n)))
 			return -1;
 		if (db_step_done(step))
 			return -1;
@@ -321,10 +348,12 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 {
 	struct chains c = { .g = g };
 	sqlite3_stmt *ins = db_prepare(db, "INSERT INTO chains (file_id, file, line, function, "
-				       "class, path, lock) VALUES (@id, @file, @line, @function, "
-				       "@class, @path, (SELECT lock FROM files WHERE id = @id))");
+				       "class, path, lock, by_type) VALUES (@id, @file, @line, "
+				       "@function, @class, @path, (SELECT lock FROM files WHERE "
+				       "id = @id), @by_type)");
 	sqlite3_stmt *step = db_prepare(db, "INSERT INTO chain_steps (chain_id, step, function, "
-					"file, line) VALUES (@chain, @step, @function, @file, @line)");
+					"file, line, edge, candidates) VALUES (@chain, @step, "
+					"@function, @file, @line, @edge, @candidates)");
 	int n, i, j, cls, ret = ins && step ? 0 : -1;
 	size_t sz = g->nr_fns + 1;
 

@@ -178,7 +178,10 @@ int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 	return finish(db, st, rc);
 }
 
-/* function  file:line, one step a line, each deeper than the last */
+/*
+ * function  file:line, one step a line, each deeper than the last; a
+ * call resolved by the member's type alone says among how many.
+ */
 static int print_steps(sqlite3_stmt *steps, sqlite3_int64 id)
 {
 	int depth = 0, rc;
@@ -189,22 +192,46 @@ static int print_steps(sqlite3_stmt *steps, sqlite3_int64 id)
 		printf("%*s%s", 2 * ++depth, "", text(steps, 0));
 		if (sqlite3_column_type(steps, 2) != SQLITE_NULL)
 			printf("  %s:%d", text(steps, 1), sqlite3_column_int(steps, 2));
+		if (!strcmp(text(steps, 3), "by-type"))
+			printf("  (by type, one of %d)", sqlite3_column_int(steps, 4));
 		putchar('\n');
 	}
 	sqlite3_reset(steps);
 	return rc;
 }
 
-int analyzer_print_chains(sqlite3 *db, const char *lock, int json)
+/* "edges": how each call of the chain was resolved (JSON) */
+static int print_edges(sqlite3_stmt *steps, sqlite3_int64 id)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id FROM chains "
-				      "WHERE lock = @lock ORDER BY file, line, function, class, path");
-	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line FROM chain_steps "
-					 "WHERE chain_id = @id ORDER BY step");
+	int n = 0, rc;
+
+	if (db_bind_int(steps, "@id", id))
+		return SQLITE_ERROR;
+	printf(", \"edges\": [");
+	while ((rc = sqlite3_step(steps)) == SQLITE_ROW) {
+		if (sqlite3_column_type(steps, 3) == SQLITE_NULL)
+			continue;
+		printf("%s{\"edge\": \"%s\", \"candidates\": %d}", n++ ? ", " : "",
+		       text(steps, 3), sqlite3_column_int(steps, 4));
+	}
+	printf("]");
+	sqlite3_reset(steps);
+	return rc;
+}
+
+int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id, by_type "
+				      "FROM chains WHERE lock = @lock AND (NOT @precise OR "
+				      "by_type = 0) ORDER BY file, line, function, class, path");
+	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line, edge, candidates "
+					 "FROM chain_steps WHERE chain_id = @id ORDER BY step");
+	int json = flags & FACTS_JSON;
 	char name[128], unlock[128];
 	int rc, nr = 0;
 
-	if (!st || !steps || bind_lock(db, st, &lock)) {
+	if (!st || !steps || bind_lock(db, st, &lock) ||
+	    db_bind_int(st, "@precise", !!(flags & FACTS_PRECISE))) {
 		sqlite3_finalize(st);
 		sqlite3_finalize(steps);
 		return -1;
@@ -213,7 +240,14 @@ int analyzer_print_chains(sqlite3 *db, const char *lock, int json)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json) {
 			json_head(st, nr, "class");
-			printf(", \"path\": %s}", text(st, 4));
+			printf(", \"path\": %s", text(st, 4));
+			if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+				printf(", \"by_type\": null");
+			else
+				printf(", \"by_type\": %d", sqlite3_column_int(st, 6));
+			if (print_edges(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
+				break;
+			putchar('}');
 		} else {
 			printf("%s:%d: warning: '%s' may %s with %s held (%s):\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 2),

@@ -5,19 +5,25 @@
 #include "lib/facts-cmd.h"
 
 const char usage_chains[] =
-	"usage: bkl chains [--db DB] [--lock NAME] [--json]\n"
+	"usage: bkl chains [--db DB] [--lock NAME] [--precise] [--json]\n"
 	"\n"
 	"Print the call chains from a call made with the BKL held to a primitive\n"
 	"that sleeps (class sleep) or waits for another task (class wait),\n"
 	"as file:line: warnings, or with --json as a JSON array of\n"
-	"{\"file\",\"line\",\"function\",\"class\",\"path\"}, path: the functions called.\n"
+	"{\"file\",\"line\",\"function\",\"class\",\"path\",\"by_type\",\"edges\"}, path:\n"
+	"the functions called; edges: how each call was resolved, {\"edge\",\n"
+	"\"candidates\"}: direct (by name), registered (through a table whose\n"
+	"registration the DB holds) or by-type (any function stored in that\n"
+	"struct member: one of candidates); by_type: how many by-type calls\n"
+	"(null: stored before bkl knew).  A by-type call says so in the text.\n"
 	"\n"
 	"    --db DB   the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
 	"    --lock NAME  the facts of that lock profile's analysis (bkl analyze\n"
 	"              --lock-profile); default: bkl if the DB has it, else its first\n"
+	"    --precise only the chains without a by-type call\n"
 	"    --json    JSON output (a stable contract)\n";
 
 int cmd_chains(int argc, const char **argv)
 {
-	return facts_command(argc, argv, "chains", analyzer_print_chains);
+	return facts_command(argc, argv, "chains", analyzer_print_chains, 1);
 }

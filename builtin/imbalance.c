@@ -19,5 +19,5 @@ const char usage_imbalance[] =
 
 int cmd_imbalance(int argc, const char **argv)
 {
-	return facts_command(argc, argv, "imbalance", analyzer_print_imbalances);
+	return facts_command(argc, argv, "imbalance", analyzer_print_imbalances, 0);
 }

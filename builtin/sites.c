@@ -19,5 +19,5 @@ const char usage_sites[] =
 
 int cmd_sites(int argc, const char **argv)
 {
-	return facts_command(argc, argv, "sites", analyzer_print_sites);
+	return facts_command(argc, argv, "sites", analyzer_print_sites, 0);
 }

@@ -161,13 +161,18 @@ static void step_json(struct strbuf *sb, sqlite3_stmt *st, int n)
 	report_json_str(sb, col(st, 0));
 	strbuf_addstr(sb, ", \"file\": ");
 	report_json_str(sb, sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL : col(st, 1));
-	strbuf_addf(sb, ", \"line\": %d}", sqlite3_column_int(st, 2));
+	strbuf_addf(sb, ", \"line\": %d, \"edge\": ", sqlite3_column_int(st, 2));
+	report_json_str(sb, sqlite3_column_type(st, 3) == SQLITE_NULL ? NULL : col(st, 3));
+	strbuf_addf(sb, ", \"candidates\": %d}", sqlite3_column_int(st, 4));
 }
 
-/* A chain's calls, step by step: file:line where function N calls N+1. */
+/*
+ * A chain's calls, step by step: file:line where function N calls N+1,
+ * and how that call was resolved (direct, registered, by-type of N).
+ */
 static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json)
 {
-	struct strbuf prev = STRBUF_INIT;
+	struct strbuf prev = STRBUF_INIT, how = STRBUF_INIT;
 	int rc, n = 0;
 
 	sqlite3_reset(st);
@@ -178,15 +183,20 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json
 		if (json)
 			step_json(sb, st, n);
 		else if (prev.len)
-			strbuf_addf(sb, "      %s calls %s\n", prev.buf, col(st, 0));
+			strbuf_addf(sb, "      %s calls %s (%s)\n", prev.buf, col(st, 0), how.buf);
 		strbuf_reset(&prev);
+		strbuf_reset(&how);
 		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
 			strbuf_addf(&prev, "%s:%d: %s", col(st, 1), sqlite3_column_int(st, 2),
 				    col(st, 0));
+		strbuf_addstr(&how, *col(st, 3) ? col(st, 3) : "edge not recorded");
+		if (!strcmp(col(st, 3), "by-type"))
+			strbuf_addf(&how, ", one of %d", sqlite3_column_int(st, 4));
 		n++;
 	}
 	strbuf_addstr(sb, json ? "]}" : "");
 	strbuf_release(&prev);
+	strbuf_release(&how);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
@@ -195,7 +205,8 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
 	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path "
 				      "FROM chains WHERE lock = @lock ORDER BY class = 'sleep', "
 				      "length(path) - length(replace(path, '>', '')), file, line", lock);
-	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line FROM chain_steps "
+	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line, edge, candidates "
+				       "FROM chain_steps "
 				       "WHERE chain_id = @id ORDER BY step");
 	int rc = SQLITE_ERROR, n = 0;
 

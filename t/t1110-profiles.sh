@@ -193,7 +193,7 @@ test_expect_success SQLITE3 'a DB of schema 8 is migrated: its facts are the BKL
 	q old.db ".read v8.sql" && q old.db ".read old-rows.sql" &&
 	bkl sites --db old.db >sites &&
 	test_one_line sites "^x.c:2: warning: lock_kernel() in .f.$" &&
-	test "$(q old.db "PRAGMA user_version")" = 9 &&
+	test "$(q old.db "PRAGMA user_version")" = "$(ls "$BKL_ROOT"/db/schema/0*.sql | wc -l)" &&
 	test "$(q old.db "SELECT id, path, lock FROM files")" = "7|x.c|bkl" &&
 	test "$(q old.db "SELECT count(*) FROM functions WHERE file_id = 7")" = 1 &&
 	test -z "$(q old.db "PRAGMA foreign_key_check")" &&

@@ -104,13 +104,19 @@ static const struct tty_operations pty_ops = { .open = pty_open };
  * check-output-start
  * tty-ops.c:46: warning: 'chrdev_open' may sleep with the BKL held (sleep):
  *   chrdev_open  tty-ops.c:46
- *     tty_open  tty-ops.c:56
+ *     tty_open  tty-ops.c:56  (by type, one of 2)
  *       uart_open  tty-ops.c:75
  *         mutex_lock
  * tty-ops.c:56: warning: 'tty_open' may sleep with the BKL held (sleep):
- *   tty_open  tty-ops.c:56
+ *   tty_open  tty-ops.c:56  (by type, one of 2)
  *     uart_open  tty-ops.c:75
  *       mutex_lock
+ * tty-ops.c:75: warning: 'uart_open' may sleep with the BKL held (sleep):
+ *   uart_open  tty-ops.c:75
+ *     mutex_lock
+ * check-output-end
+ * check-command: chains --precise
+ * check-output-start
  * tty-ops.c:75: warning: 'uart_open' may sleep with the BKL held (sleep):
  *   uart_open  tty-ops.c:75
  *     mutex_lock
