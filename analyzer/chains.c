@@ -37,6 +37,7 @@ struct chains {
 	unsigned char *prim;		/* P_* */
 	const struct prim_rule **sleep_rule;
 	unsigned char *reaches;		/* reaches a primitive */
+	unsigned char *opens;		/* a sleep primitive's body calls another by name */
 	int *rev_start, *rev;		/* reverse edges: edge indexes, by target */
 	int *dist[NR_CLASSES], *next_edge[NR_CLASSES], *next_node[NR_CLASSES];
 	int *queue;
@@ -92,7 +93,7 @@ static int sink_class(struct chains *c, const struct g_edge *e, int t)
 	case P_GFP:
 		return is_prim_call(c, e, t) ? CLASS_SLEEP : -1;
 	case P_SLEEP:
-		return c->g->fns[t].ext || !c->reaches[t] ? CLASS_SLEEP : -1;
+		return c->g->fns[t].ext || !c->reaches[t] || !c->opens[t] ? CLASS_SLEEP : -1;
 	default:
 		return -1;
 	}
@@ -102,7 +103,31 @@ static int sink_class(struct chains *c, const struct g_edge *e, int t)
 static int followed(struct chains *c, const struct g_edge *e, int t)
 {
 	return prop(e) && !c->g->fns[t].ext &&
-	       (c->prim[t] == P_NONE || c->prim[t] == P_SLEEP);
+	       (c->prim[t] == P_NONE || (c->prim[t] == P_SLEEP && c->opens[t]));
+}
+
+/*
+ * A sleep primitive's body is followed only where it calls another
+ * primitive by name (msleep -> schedule_timeout -> schedule): that shows
+ * where it sleeps.  Otherwise it is the chain's end, whatever its body
+ * reaches: schedule -> __schedule -> ... and the scheduler's own calls
+ * through pointers are one sink, not chains of their own.
+ */
+static void sleep_bodies(struct chains *c)
+{
+	struct graph *g = c->g;
+	int i, k;
+
+	for (i = 0; i < g->nr_edges; i++) {
+		const struct g_edge *e = &g->edges[i];
+
+		if (c->prim[e->caller] != P_SLEEP || e->kind != CALL_DIRECT || !prop(e))
+			continue;
+		for (k = 0; k < e->nr_targets; k++)
+			if (e->targets[k].node != e->caller &&
+			    is_prim_call(c, e, e->targets[k].node))
+				c->opens[e->caller] = 1;
+	}
 }
 
 static void build_reverse(struct chains *c)
@@ -360,6 +385,7 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 	c.prim = calloc(sz, 1);
 	c.sleep_rule = calloc(sz, sizeof(*c.sleep_rule));
 	c.reaches = calloc(sz, 1);
+	c.opens = calloc(sz, 1);
 	c.rev_start = calloc(sz + 1, sizeof(int));
 	c.queue = calloc(sz, sizeof(int));
 	for (cls = 0; cls < NR_CLASSES; cls++) {
@@ -368,6 +394,7 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 		c.next_node[cls] = calloc(sz, sizeof(int));
 	}
 	classify(&c);
+	sleep_bodies(&c);
 	build_reverse(&c);
 	reaches(&c);
 	for (cls = 0; cls < NR_CLASSES; cls++)
@@ -389,6 +416,7 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 	free(c.prim);
 	free((void *)c.sleep_rule);
 	free(c.reaches);
+	free(c.opens);
 	free(c.rev_start);
 	free(c.rev);
 	free(c.queue);
