@@ -235,7 +235,8 @@ static void count(sqlite3 *db, const char *sql, char *buf, size_t size)
 }
 
 static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct audit_plan *p,
-		    struct kstate *ks, const struct kjobs *k, double elapsed)
+		    struct kstate *ks, const struct kjobs *k, double elapsed,
+		    const char *lock)
 {
 	int i, fail = 0, total = 0, fail_x86 = 0, total_x86 = 0, fail_b = 0, total_b = 0;
 	char a[64], b[64], c[64], sites[32], impl[32], imb[32], chains[32], el[32];
@@ -277,8 +278,8 @@ static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct aud
 		printf(", %d #included by other .c files (analyzed there)", p->included);
 	printf("\naudit: parse failures %s; outside arch/ other than x86 %s; "
 	       "in files this config builds %s\n", a, b, c);
-	printf("audit: database: %s BKL sites, %s implicit functions, %s imbalances, %s chains\n",
-	       sites, impl, imb, chains);
+	printf("audit: database: %s %s sites, %s implicit functions, %s imbalances, %s chains\n",
+	       sites, lock && strcmp(lock, "bkl") ? lock : "BKL", impl, imb, chains);
 	printf("audit: %s elapsed; database %s\n", el, db_path);
 }
 
@@ -539,7 +540,7 @@ int cmd_audit(int argc, const char **argv)
 	}
 	if ((p.nr && kstate_scan_included(ks, db)) || audit_progress_finish(db) < 0)
 		goto out;
-	summary(db, db_path, &w, &p, ks, &k, audit_now() - start);
+	summary(db, db_path, &w, &p, ks, &k, audit_now() - start, lock);
 	if (gone)
 		printf("audit: %d files gone from the tree: their facts removed\n", gone);
 	ret = 0;

@@ -2,16 +2,14 @@
 /*
  * bkl report --lock NAME: the analyzer's facts for one lock of the DB
  * (any lock profile: rtnl, console, tty...), without the campaign, which
- * is the BKL's.  Per area of the tree (lib/audit-order.h's: drivers/X,
- * sound/X, arch/X, else the top directory): its sites, imbalances and
- * chains; then each imbalance and each chain with the file:line of every
+ * is the BKL's.  Per area of the tree (lock_area()): its sites,
+ * imbalances and chains; then each imbalance and each chain with the file:line of every
  * call along it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db/db.h"
-#include "lib/audit-order.h"
 #include "lib/report.h"
 #include "lib/report-lock.h"
 #include "lib/strbuf.h"
@@ -27,12 +25,36 @@ struct lock_report {
 	int nr_areas, files, failed, sites, imbalances, chains;
 };
 
+/*
+ * Where a big lock of today is taken, subsystems sit deeper than the
+ * audit's areas: drivers/net/ethernet/intel, net/ipv4.  Three directories
+ * under drivers/, sound/ and arch/, four under drivers/net/ethernet and
+ * drivers/net/wireless (by vendor), two elsewhere (fewer for a file
+ * higher up).
+ */
+static void lock_area(const char *path, char *buf, size_t size)
+{
+	int depth = !strncmp(path, "drivers/", 8) || !strncmp(path, "sound/", 6) ||
+		    !strncmp(path, "arch/", 5) ? 3 : 2;
+	const char *end = path, *slash;
+
+	if (!strncmp(path, "drivers/net/ethernet/", 21) || !strncmp(path, "drivers/net/wireless/", 21))
+		depth = 4;
+	while (depth-- && (slash = strchr(end, '/')))
+		end = slash + 1;
+	if (end == path) {
+		snprintf(buf, size, ".");
+		return;
+	}
+	snprintf(buf, size, "%.*s", (int)(end - path - 1), path);
+}
+
 static struct lock_area *area_of(struct lock_report *r, const char *path)
 {
 	char name[64];
 	int i;
 
-	audit_area(path, name, sizeof(name));
+	lock_area(path, name, sizeof(name));
 	for (i = 0; i < r->nr_areas; i++)
 		if (!strcmp(r->areas[i].name, name))
 			return &r->areas[i];

@@ -361,7 +361,7 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 '--lock rtnl: its own database
 	test "$(q "SELECT count(*) FROM files WHERE lock != '\''bkl'\''")" = 0 &&
 	bkl report --lock rtnl >rep &&
 	grep "^lock rtnl: 3 files analyzed (0 failed): 2 sites, 1 imbalances, 1 chains" rep &&
-	grep "^    2           1       1  drivers/misc$" rep &&
+	grep "^    2           1       1  drivers/misc/bkltest2$" rep &&
 	grep "^  drivers/misc/bkltest2/rt.c:[0-9]*: bkltest2_rt: return-held$" rep &&
 	grep "^  drivers/misc/bkltest2/rt.c:6: bkltest2_rt: sleep with rtnl held: bkltest2_rt -> msleep$" rep &&
 	grep "^      drivers/misc/bkltest2/rt.c:6: bkltest2_rt calls msleep (direct)$" rep &&
