@@ -326,7 +326,9 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3,PARALLEL 'the shard commands u
 	echo "$1" >>"$(dirname "$0")/hosts"
 	shift
 	test "$1" = -- && shift
-	exec sh -c "$*"
+	# sshd gives the login its SHELL; parallel runs the job with it
+	# (without one, its remote wrapper runs nothing and exits 0)
+	SHELL=/bin/sh exec sh -c "$*"
 	EOF
 	chmod +x fakessh &&
 	audit_all --db par --force --jobs-list 2 >jobs &&
