@@ -264,19 +264,50 @@ static int build_path(struct chains *c, int cls, const struct g_edge *e, int fir
 	return nr;
 }
 
+/*
+ * Why the chain's first call runs under the lock: its function holds it
+ * there itself ("held"), or the function is covered, as the coverage
+ * records say, back to a function that holds it.  Each covering call
+ * that is neither registered nor a char device's entry point was
+ * resolved by type: *by_type counts them, and the origin is "by-type"
+ * if there is one.  (The walk is bounded: coverage records form a tree,
+ * but a bound costs nothing.)
+ */
+static const char *chain_origin(const struct graph *g, const struct g_edge *site, int *by_type)
+{
+	int n = site->caller, hops = 0;
+
+	*by_type = 0;
+	if (site->held & HELD_YES)
+		return "held";
+	while (g->fns[n].covered && hops++ <= g->nr_cover) {
+		const struct g_cover *cv = &g->cover[g->fns[n].covered - 1];
+		const struct g_edge *e = &g->edges[cv->edge];
+
+		*by_type += !cv->registered && !cv->entry;
+		if (e->held & HELD_YES)
+			break;
+		n = e->caller;
+	}
+	return *by_type ? "by-type" : "registered";
+}
+
 static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_edge *e,
 			const struct step *steps, int nr, const char *path,
 			sqlite3_stmt *ins, sqlite3_stmt *step)
 {
 	struct graph *g = c->g;
 	const struct g_fn *f = &g->fns[e->caller];
+	const char *origin;
 	sqlite3_int64 id;
-	int i, n, by_type = 0;
+	int i, n, by_type;
 
+	origin = chain_origin(g, e, &by_type);
 	for (i = 0; i < nr; i++)
 		by_type += steps[i].edge && !strcmp(edge_kind(steps[i].edge, steps[i].to, &n),
 						    "by-type");
-	if (db_bind_int(ins, "@by_type", by_type) || db_bind_int(ins, "@id", f->file_id) || db_bind_text(ins, "@file", f->file) ||
+	if (db_bind_int(ins, "@by_type", by_type) || db_bind_text(ins, "@origin", origin) ||
+	    db_bind_int(ins, "@id", f->file_id) || db_bind_text(ins, "@file", f->file) ||
 	    db_bind_int(ins, "@line", e->line) || db_bind_text(ins, "@function", f->name) ||
 	    db_bind_text(ins, "@class", class_name[cls]) || db_bind_text(ins, "@path", path) ||
 	    db_step_done(ins))
@@ -373,9 +404,9 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 {
 	struct chains c = { .g = g };
 	sqlite3_stmt *ins = db_prepare(db, "INSERT INTO chains (file_id, file, line, function, "
-				       "class, path, lock, by_type) VALUES (@id, @file, @line, "
-				       "@function, @class, @path, (SELECT lock FROM files WHERE "
-				       "id = @id), @by_type)");
+				       "class, path, lock, by_type, origin) VALUES (@id, @file, "
+				       "@line, @function, @class, @path, (SELECT lock FROM files "
+				       "WHERE id = @id), @by_type, @origin)");
 	sqlite3_stmt *step = db_prepare(db, "INSERT INTO chain_steps (chain_id, step, function, "
 					"file, line, edge, candidates) VALUES (@chain, @step, "
 					"@function, @file, @line, @edge, @candidates)");

@@ -221,7 +221,7 @@ static int print_edges(sqlite3_stmt *steps, sqlite3_int64 id)
 
 int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id, by_type "
+	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id, by_type, origin "
 				      "FROM chains WHERE lock = @lock AND (NOT @precise OR "
 				      "by_type = 0) ORDER BY file, line, function, class, path");
 	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line, edge, candidates "
@@ -245,14 +245,20 @@ int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 				printf(", \"by_type\": null");
 			else
 				printf(", \"by_type\": %d", sqlite3_column_int(st, 6));
+			printf(", \"origin\": ");
+			if (sqlite3_column_type(st, 7) == SQLITE_NULL)
+				printf("null");
+			else
+				json_str(text(st, 7));
 			if (print_edges(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;
 			putchar('}');
 		} else {
-			printf("%s:%d: warning: '%s' may %s with %s held (%s):\n", text(st, 0),
+			printf("%s:%d: warning: '%s' may %s with %s held (%s%s):\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 2),
 			       !strcmp(text(st, 3), "wait") ? "wait for another task" : "sleep",
-			       name, text(st, 3));
+			       name, text(st, 3),
+			       !strcmp(text(st, 7), "by-type") ? "; held only through a call by type" : "");
 			if (print_steps(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;
 		}

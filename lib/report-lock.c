@@ -17,12 +17,12 @@
 
 struct lock_area {
 	char name[64];
-	int sites, imbalances, chains;
+	int sites, imbalances, chains, precise;
 };
 
 struct lock_report {
 	struct lock_area *areas;
-	int nr_areas, files, failed, sites, imbalances, chains;
+	int nr_areas, files, failed, sites, imbalances, chains, precise;
 };
 
 /*
@@ -84,7 +84,10 @@ static const char *col(sqlite3_stmt *st, int i)
 	return s ? s : "";
 }
 
-/* Count each fact of the lock into its file's area; which: 0 sites, 1 imbalances, 2 chains */
+/*
+ * Count each fact of the lock into its file's area; which: 0 sites,
+ * 1 imbalances, 2 chains, 3 precise chains (no call resolved by type)
+ */
 static int count(sqlite3 *db, const char *sql, const char *lock, struct lock_report *r, int which)
 {
 	sqlite3_stmt *st = lock_query(db, sql, lock);
@@ -94,8 +97,8 @@ static int count(sqlite3 *db, const char *sql, const char *lock, struct lock_rep
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct lock_area *a = area_of(r, col(st, 0));
-		int *n[] = { &a->sites, &a->imbalances, &a->chains };
-		int *total[] = { &r->sites, &r->imbalances, &r->chains };
+		int *n[] = { &a->sites, &a->imbalances, &a->chains, &a->precise };
+		int *total[] = { &r->sites, &r->imbalances, &r->chains, &r->precise };
 
 		(*n[which])++;
 		(*total[which])++;
@@ -132,7 +135,8 @@ static int load(sqlite3 *db, const char *lock, struct lock_report *r)
 	if (count(db, "SELECT file FROM sites WHERE lock = @lock AND kind IN ('lock', 'unlock')",
 		  lock, r, 0) ||
 	    count(db, "SELECT file FROM imbalances WHERE lock = @lock", lock, r, 1) ||
-	    count(db, "SELECT file FROM chains WHERE lock = @lock", lock, r, 2))
+	    count(db, "SELECT file FROM chains WHERE lock = @lock", lock, r, 2) ||
+	    count(db, "SELECT file FROM chains WHERE lock = @lock AND by_type = 0", lock, r, 3))
 		return -1;
 	qsort(r->areas, r->nr_areas, sizeof(*r->areas), cmp_area);
 	return 0;
@@ -222,11 +226,37 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/*
+ * A chain's calls by type (in the chain and in the coverage that puts
+ * its function under the lock) and why its first call holds the lock:
+ * JSON fields, or a note in the text when the chain is not precise.
+ */
+static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int json)
+{
+	int by_type = sqlite3_column_int(st, 6);
+
+	if (json) {
+		if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+			strbuf_addstr(sb, ", \"by_type\": null");
+		else
+			strbuf_addf(sb, ", \"by_type\": %d", by_type);
+		strbuf_addstr(sb, ", \"origin\": ");
+		if (sqlite3_column_type(st, 7) == SQLITE_NULL)
+			strbuf_addstr(sb, "null");
+		else
+			report_json_str(sb, col(st, 7));
+	} else if (!strcmp(col(st, 7), "by-type")) {
+		strbuf_addstr(sb, " (not precise: under the lock only through a call by type)");
+	} else if (by_type) {
+		strbuf_addf(sb, " (not precise: %d call%s by type)", by_type, by_type == 1 ? "" : "s");
+	}
+}
+
 static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
 {
-	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path "
-				      "FROM chains WHERE lock = @lock ORDER BY class = 'sleep', "
-				      "length(path) - length(replace(path, '>', '')), file, line", lock);
+	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path, "
+				      "by_type, origin FROM chains WHERE lock = @lock ORDER BY class = 'sleep', "
+				      "length(path) - length(replace(path, ',', '')), file, line", lock);
 	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line, edge, candidates "
 				       "FROM chain_steps "
 				       "WHERE chain_id = @id ORDER BY step");
@@ -245,10 +275,12 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
 			report_json_str(sb, col(st, 4));
 			/* the analyzer's JSON array, as bkl chains --json has it */
 			strbuf_addf(sb, ", \"path\": %s", *col(st, 5) == '[' ? col(st, 5) : "[]");
+			chain_origin(sb, st, json);
 		} else {
 			strbuf_addf(sb, "  %s:%d: %s: %s with %s held: ", col(st, 1),
 				    sqlite3_column_int(st, 2), col(st, 3), col(st, 4), lock);
 			arrows(sb, col(st, 5));
+			chain_origin(sb, st, json);
 			strbuf_addstr(sb, "\n");
 		}
 		if (steps(sst, sqlite3_column_int64(st, 0), sb, json)) {
@@ -267,18 +299,18 @@ static void areas(const struct lock_report *r, struct strbuf *sb, int json)
 {
 	int i;
 
-	strbuf_addstr(sb, json ? ",\n\"areas\": [" : "\nsites  imbalances  chains  area\n");
+	strbuf_addstr(sb, json ? ",\n\"areas\": [" : "\nsites  imbalances  chains  precise  area\n");
 	for (i = 0; i < r->nr_areas; i++) {
 		const struct lock_area *a = &r->areas[i];
 
 		if (json) {
 			strbuf_addstr(sb, i ? ",\n {\"area\": " : "\n {\"area\": ");
 			report_json_str(sb, a->name);
-			strbuf_addf(sb, ", \"sites\": %d, \"imbalances\": %d, \"chains\": %d}",
-				    a->sites, a->imbalances, a->chains);
+			strbuf_addf(sb, ", \"sites\": %d, \"imbalances\": %d, \"chains\": %d, "
+				    "\"precise\": %d}", a->sites, a->imbalances, a->chains, a->precise);
 		} else {
-			strbuf_addf(sb, "%5d  %10d  %6d  %s\n", a->sites, a->imbalances, a->chains,
-				    a->name);
+			strbuf_addf(sb, "%5d  %10d  %6d  %7d  %s\n", a->sites, a->imbalances,
+				    a->chains, a->precise, a->name);
 		}
 	}
 	strbuf_addstr(sb, json ? "]" : "");
@@ -297,14 +329,21 @@ int report_lock(sqlite3 *db, const char *lock, int json, struct strbuf *sb)
 		goto out;
 	}
 	if (json) {
-		strbuf_addstr(sb, "{\"format\": \"bkl-lock-report\", \"version\": 1, \"lock\": ");
+		/*
+		 * Version 2: the counts under "totals"; version 1 had them
+		 * at the top, where "imbalances" and "chains" were also the
+		 * lists' keys (a duplicate key that parsers read differently).
+		 */
+		strbuf_addstr(sb, "{\"format\": \"bkl-lock-report\", \"version\": 2, \"lock\": ");
 		report_json_str(sb, lock);
-		strbuf_addf(sb, ", \"files\": %d, \"failed\": %d, \"sites\": %d, \"imbalances\": %d, "
-			    "\"chains\": %d", r.files, r.failed, r.sites, r.imbalances, r.chains);
+		strbuf_addf(sb, ", \"totals\": {\"files\": %d, \"failed\": %d, \"sites\": %d, "
+			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d}", r.files,
+			    r.failed, r.sites, r.imbalances, r.chains, r.precise);
 	} else {
 		strbuf_addf(sb, "lock %s: %d files analyzed (%d failed): %d sites, %d imbalances, "
-			    "%d chains that sleep or wait with it held\n", lock, r.files, r.failed,
-			    r.sites, r.imbalances, r.chains);
+			    "%d chains that sleep or wait with it held (%d precise: no call by "
+			    "type)\n", lock, r.files, r.failed, r.sites, r.imbalances, r.chains,
+			    r.precise);
 	}
 	areas(&r, sb, json);
 	if (imbalances(db, lock, sb, json) || chains(db, lock, sb, json))

@@ -192,4 +192,27 @@ test_expect_success 'a file that is not a database is refused' '
 	test "$(cat bad.db)" = "not sqlite"
 '
 
+test_expect_success '--lock: precise chains counted apart, shortest first, why each is not' '
+	mkdir lk && cp "$BKL_ROOT/analyzer/validation/tty-ops.c" lk/ &&
+	(cd lk && bkl analyze -q --db l.db tty-ops.c) &&
+	bkl report --lock bkl --db lk/l.db >out &&
+	grep "^lock bkl: 1 files analyzed (0 failed): 4 sites, 1 imbalances, 3 chains .* (0 precise: no call by type)$" out &&
+	grep "^    4           1       3        0  \.$" out &&
+	sed -n "/^chains/,\$p" out | grep "^  [^ ]" >chains &&
+	cat >expect <<-\EOF &&
+	  tty-ops.c:75: uart_open: sleep with bkl held: uart_open -> mutex_lock (not precise: under the lock only through a call by type)
+	  tty-ops.c:56: tty_open: sleep with bkl held: tty_open -> uart_open -> mutex_lock (not precise: 1 call by type)
+	  tty-ops.c:46: chrdev_open: sleep with bkl held: chrdev_open -> tty_open -> uart_open -> mutex_lock (not precise: 1 call by type)
+	EOF
+	test_cmp expect chains &&
+	bkl report --lock bkl --db lk/l.db --format json >l.json &&
+	test "$(json l.json "\$.totals.precise")" = 0 &&
+	test "$(json l.json "\$.totals.chains")" = 3 &&
+	test "$(json_len l.json "\$.chains")" = 3 &&
+	test "$(json_len l.json "\$.imbalances")" = 1 &&
+	test "$(json l.json "\$.chains[0].origin")" = by-type &&
+	test "$(json l.json "\$.chains[0].by_type")" = 1 &&
+	test "$(json l.json "\$.chains[2].origin")" = held
+'
+
 test_done

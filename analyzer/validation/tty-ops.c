@@ -3,9 +3,9 @@
  * indirect calls: tty_fops reaches chrdev_open (cdev_init), so tty_open
  * is covered, and its tty->ops->open() covers every tty_operations.open
  * (tty_operations is not restricted to registered tables).  Calls in a
- * covered function make chains; what it does after dropping the BKL
- * does not.  Dropping the caller's BKL is an unlock-unheld all the same:
- * it breaks once the BKL is pushed down out of chrdev_open().
+ * covered function make chains (not precise where a call by type covers
+ * it); what it does after dropping the BKL does not.  Dropping the BKL of
+ * the caller is an unlock-unheld: it breaks without chrdev_open()'s BKL.
  */
 #define __acquires(x) __attribute__((context(x, 0, 1)))
 #define __releases(x) __attribute__((context(x, 1, 0)))
@@ -111,15 +111,20 @@ static const struct tty_operations pty_ops = { .open = pty_open };
  *   tty_open  tty-ops.c:56  (by type, one of 2)
  *     uart_open  tty-ops.c:75
  *       mutex_lock
- * tty-ops.c:75: warning: 'uart_open' may sleep with the BKL held (sleep):
+ * tty-ops.c:75: warning: 'uart_open' may sleep with the BKL held (sleep; held only through a call by type):
  *   uart_open  tty-ops.c:75
  *     mutex_lock
  * check-output-end
  * check-command: chains --precise
  * check-output-start
- * tty-ops.c:75: warning: 'uart_open' may sleep with the BKL held (sleep):
- *   uart_open  tty-ops.c:75
- *     mutex_lock
+ * check-output-end
+ * check-command: chains --json
+ * check-output-start
+ * [
+ *   {"file": "tty-ops.c", "line": 46, "function": "chrdev_open", "class": "sleep", "path": ["chrdev_open","tty_open","uart_open","mutex_lock"], "by_type": 1, "origin": "held", "edges": [{"edge": "registered", "candidates": 1}, {"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
+ *   {"file": "tty-ops.c", "line": 56, "function": "tty_open", "class": "sleep", "path": ["tty_open","uart_open","mutex_lock"], "by_type": 1, "origin": "registered", "edges": [{"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
+ *   {"file": "tty-ops.c", "line": 75, "function": "uart_open", "class": "sleep", "path": ["uart_open","mutex_lock"], "by_type": 1, "origin": "by-type", "edges": [{"edge": "direct", "candidates": 1}]}
+ * ]
  * check-output-end
  * check-command: imbalance
  * check-output-start
