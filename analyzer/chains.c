@@ -230,8 +230,9 @@ struct step {
 
 /*
  * How a chain's call reached its target, as coverage.edge says it: by
- * name, through a registered table, or by the member's type alone
- * (*candidates: how many functions the call may reach).
+ * name, through a registered table, through the one table the caller's
+ * code names, or by the member's type alone (*candidates: how many
+ * functions the call may reach).
  */
 static const char *edge_kind(const struct g_edge *e, int to, int *candidates)
 {
@@ -240,6 +241,8 @@ static const char *edge_kind(const struct g_edge *e, int to, int *candidates)
 	*candidates = e->kind == CALL_DIRECT ? 1 : e->nr_targets;
 	if (e->kind == CALL_DIRECT)
 		return "direct";
+	if (e->by_table)
+		return "table";
 	for (k = 0; k < e->nr_targets; k++)
 		if (e->targets[k].node == to && e->targets[k].reg >= 0)
 			return "registered";
@@ -264,12 +267,18 @@ static int build_path(struct chains *c, int cls, const struct g_edge *e, int fir
 	return nr;
 }
 
+/* Did this coverage come through a call resolved by type alone? */
+static int cover_by_type(const struct g_cover *cv)
+{
+	return !cv->registered && !cv->entry && !cv->by_table;
+}
+
 /*
  * Why the chain's first call runs under the lock: its function holds it
  * there itself ("held"), or the function is covered, as the coverage
  * records say, back to a function that holds it.  Each covering call
- * that is neither registered nor a char device's entry point was
- * resolved by type: *by_type counts them, and the origin is "by-type"
+ * that is neither registered, nor through a named table, nor a char
+ * device's entry point was resolved by type: *by_type counts them, and the origin is "by-type"
  * if there is one.  (The walk is bounded: coverage records form a tree,
  * but a bound costs nothing.)
  */
@@ -284,12 +293,12 @@ static const char *chain_origin(const struct graph *g, const struct g_edge *site
 		const struct g_cover *cv = &g->cover[g->fns[n].covered - 1];
 		const struct g_edge *e = &g->edges[cv->edge];
 
-		*by_type += !cv->registered && !cv->entry;
+		*by_type += cover_by_type(cv);
 		if (e->held & HELD_YES)
 			break;
 		n = e->caller;
 	}
-	return *by_type ? "by-type" : "registered";
+	return *by_type ? "by-type" : "covered";
 }
 
 static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_edge *e,

@@ -58,6 +58,25 @@ static void registration(struct tu *tu, struct fn_summary *s, struct instruction
 	reg->line = insn->pos.line;
 }
 
+/*
+ * The table a member call goes through, when sparse knows the object:
+ * `a_ops = &udf_aops; a_ops->writepage()` and `inode->a_ops = &udf_aops;
+ * inode->a_ops->writepage()` both load the pointer from udf_aops itself
+ * once linearized and simplified.  NULL when the object is not a
+ * variable (a pointer loaded from memory, a select, a phi).
+ */
+static struct symbol *call_table(struct instruction *insn)
+{
+	pseudo_t f = insn->func, src;
+
+	if (!f || f->type != PSEUDO_REG || !f->def || f->def->opcode != OP_LOAD)
+		return NULL;
+	src = f->def->src;
+	if (!src || src->type != PSEUDO_SYM)
+		return NULL;
+	return arg_variable(src);
+}
+
 static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_info *ci)
 {
 	const struct primitives *p = tu->prims;
@@ -92,9 +111,14 @@ static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_in
 	c->st = ast_member_struct(first_ptr_list((struct ptr_list *)insn->fntypes));
 	if (c->st) {
 		struct symbol *m = first_ptr_list((struct ptr_list *)insn->fntypes);
+		struct symbol *tbl = call_table(insn);
 
 		c->kind = CALL_MEMBER;
 		c->member = ident_str(m->ident);
+		if (tbl) {
+			c->tbl = ident_str(tbl->ident);
+			c->tbl_static = !!(tbl->ctype.modifiers & MOD_STATIC);
+		}
 	} else {
 		c->kind = CALL_POINTER;
 		tu->unresolved++;

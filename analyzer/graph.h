@@ -27,6 +27,8 @@ struct g_edge {
 	int caller, line, held;		/* held: enum held mask */
 	enum call_kind kind;
 	const char *callee, *st, *member;
+	const char *tbl;		/* member calls through a known table */
+	int tbl_static, by_table;	/* by_table: resolved to that table's functions */
 	int callee_static, has_gfp;
 	long long gfp;
 	struct g_target *targets;	/* in g->tlists[tl], shared */
@@ -48,6 +50,7 @@ struct g_cover {
 	int store, reg;
 	int entry;			/* a registered char device's ->open/->fasync */
 	int registered;			/* the call reached it through a registration */
+	int by_table;			/* ... or through the one table it goes through */
 };
 
 /* (name, scope) -> value, open addressing over interned names */

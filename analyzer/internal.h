@@ -137,6 +137,8 @@ struct fact_call {
 	const char *callee;		/* CALL_DIRECT */
 	int callee_static;
 	const char *st, *member;	/* CALL_MEMBER */
+	const char *tbl;		/* CALL_MEMBER through this table variable */
+	int tbl_static;
 	int held;			/* enum held mask over all paths */
 	int inlined;			/* an inline function, as the user called it */
 	int seq;

@@ -95,6 +95,8 @@ static void print_implicit(sqlite3_stmt *st, const char *lock)
 		       text(st, 12), sqlite3_column_int(st, 13));
 	if (sqlite3_column_int(st, 14))
 		printf(": entry point");
+	else if (!strcmp(text(st, 15), "table"))
+		printf(": through table %s", text(st, 10));
 	else if (!strcmp(text(st, 15), "by-type") && sqlite3_column_int(st, 16) > 1)
 		printf(": by type, one of %d", sqlite3_column_int(st, 16));
 	putchar('\n');

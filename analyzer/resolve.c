@@ -81,7 +81,7 @@ static int held_mask(const char *s)
 static int load_calls(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, caller, line, kind, callee, callee_static, "
-				      "struct, member, held, gfp FROM calls " LOCK_FILES
+				      "struct, member, held, gfp, tbl, tbl_static FROM calls " LOCK_FILES
 				      "ORDER BY file_id, caller, line, rowid");
 	int rc, last = -1;
 
@@ -109,6 +109,8 @@ static int load_calls(sqlite3 *db, struct graph *g)
 			e->has_gfp = 1;
 			e->gfp = sqlite3_column_int64(st, 9);
 		}
+		e->tbl = col(st, 10);
+		e->tbl_static = sqlite3_column_int(st, 11);
 		if (caller != last)
 			g->fns[caller].first_edge = g->nr_edges - 1;
 		g->fns[caller].nr_edges++;
@@ -343,6 +345,40 @@ static struct g_tlist *member_targets(struct graph *g, struct g_edge *e)
 	return l;
 }
 
+/*
+ * A member call through a table the caller's code names (calls.tbl):
+ * the functions that table's member holds, in the caller's file for a
+ * static table.  NULL when the DB holds none, and the call is resolved
+ * as any other.  Lists are shared by the calls of one table's member.
+ */
+static struct g_tlist *table_targets(struct graph *g, struct g_edge *e)
+{
+	int file_id = g->fns[e->caller].file_id, li, i;
+	char scope[32];
+	struct g_tlist *l;
+	const char *key;
+
+	snprintf(scope, sizeof(scope), "%d", e->tbl_static ? file_id : 0);
+	key = member_key(e->st, e->member, member_key(e->tbl, scope, "table"));
+	li = gmap_get(&g->cache, key, 0);
+	if (li >= 0)
+		return g->tlists[li].nr ? &g->tlists[li] : NULL;
+	l = ARR_PUSH(g->tlists, g->nr_tlists, g->alloc_tlists);
+	li = g->nr_tlists - 1;
+	gmap_put(&g->cache, key, 0, li);
+	for (i = gmap_get(&g->smap, member_key(e->st, e->member, NULL), 0); i >= 0;
+	     i = g->store_next[i]) {
+		struct g_store *s = &g->stores[i];
+
+		if (s->is_table || s->tbl != e->tbl || s->tbl_static != e->tbl_static ||
+		    (e->tbl_static && s->file_id != file_id))
+			continue;
+		add_target(l, function_node(g, s->value, s->value_static, s->file_id), i, -1);
+		l = &g->tlists[li];
+	}
+	return l->nr ? l : NULL;
+}
+
 static void resolve_edges(struct graph *g)
 {
 	int i;
@@ -357,6 +393,11 @@ static void resolve_edges(struct graph *g)
 			e->tl = g->nr_tlists - 1;
 			add_target(l, function_node(g, e->callee, e->callee_static,
 						    g->fns[e->caller].file_id), -1, -1);
+			continue;
+		}
+		if (e->kind == CALL_MEMBER && e->tbl && (l = table_targets(g, e))) {
+			e->tl = l - g->tlists;
+			e->by_table = 1;
 			continue;
 		}
 		if (e->kind == CALL_MEMBER) {
@@ -429,14 +470,20 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 		if (f->ext)
 			continue;
 		if (f->covered) {
-			/* the entry's evidence wins over a call that only reaches it */
+			/*
+			 * The entry's evidence wins over a call that only
+			 * reaches it, and a precise call over one by type.
+			 */
 			c = &g->cover[f->covered - 1];
-			if (!c->entry && reg >= 0) {
+			if ((!c->entry && reg >= 0) ||
+			    (!c->entry && !c->registered && !c->by_table &&
+			     (t->reg >= 0 || e->by_table))) {
 				c->edge = j;
 				c->store = t->store;
-				c->reg = reg;
-				c->entry = 1;
+				c->reg = reg >= 0 ? reg : t->reg;
+				c->entry = reg >= 0;
 				c->registered = t->reg >= 0;
+				c->by_table = e->by_table;
 			}
 			continue;
 		}
@@ -447,6 +494,7 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 		c->reg = reg >= 0 ? reg : t->reg;
 		c->entry = reg >= 0;
 		c->registered = t->reg >= 0;
+		c->by_table = e->by_table;
 		f->covered = g->nr_cover;
 		queue[(*tail)++] = t->node;
 	}
@@ -570,7 +618,8 @@ static int store_cover(sqlite3 *db, struct graph *g, const struct g_cover *c,
 	    bind_text_or_null(cov, "@rfile", r ? r->file : NULL) ||
 	    (r ? db_bind_int(cov, "@rline", r->line) : bind_null(cov, "@rline")) ||
 	    db_bind_int(cov, "@entry", c->entry) ||
-	    db_bind_text(cov, "@edge", c->registered ? "registered" : "by-type") ||
+	    db_bind_text(cov, "@edge", c->registered ? "registered" :
+				       c->by_table ? "table" : "by-type") ||
 	    db_bind_int(cov, "@candidates", e->nr_targets))
 		return -1;
 	return db_step_done(cov);

@@ -183,9 +183,9 @@ static int store_functions(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 static int store_calls(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO calls (file_id, caller, line, kind, callee, "
-				      "callee_static, struct, member, held, gfp) VALUES (@id, "
-				      "@caller, @line, @kind, @callee, @cstatic, @struct, @member, "
-				      "@held, @gfp)");
+				      "callee_static, struct, member, held, gfp, tbl, tbl_static) "
+				      "VALUES (@id, @caller, @line, @kind, @callee, @cstatic, "
+				      "@struct, @member, @held, @gfp, @tbl, @tstatic)");
 	int i, ret = st ? 0 : -1;
 
 	for (i = 0; i < tu->nr_calls && !ret; i++) {
@@ -200,6 +200,7 @@ static int store_calls(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 		      bind_opt(st, "@struct", c->st) || bind_opt(st, "@member", c->member) ||
 		      db_bind_text(st, "@held", held_str(c->held)) ||
 		      (c->has_gfp ? db_bind_int(st, "@gfp", c->gfp) : bind_opt(st, "@gfp", NULL)) ||
+		      bind_opt(st, "@tbl", c->tbl) || db_bind_int(st, "@tstatic", c->tbl_static) ||
 		      db_step_done(st);
 	}
 	sqlite3_finalize(st);

@@ -361,9 +361,9 @@ test_expect_success PYTHON3 '--json output parses, with exactly the contract key
 	        extra += ["by_type", "origin", "edges"] if cmd == "chains" else []
 	        if cmd == "chains":
 	            assert len(r["edges"]) == len(r["path"]) - 1, r
-	            assert all(e["edge"] in ("direct", "registered", "by-type") for e in r["edges"]), r
+	            assert all(e["edge"] in ("direct", "registered", "table", "by-type") for e in r["edges"]), r
 	            in_path = sum(e["edge"] == "by-type" for e in r["edges"])
-	            assert r["origin"] in ("held", "registered", "by-type"), r
+	            assert r["origin"] in ("held", "covered", "by-type"), r
 	            assert (r["by_type"] > in_path) == (r["origin"] == "by-type"), r
 	        assert list(r) == keys + extra, (cmd, r)
 	    assert rows == sorted(rows, key=lambda r: (r["file"], r["line"], r["function"])), cmd
