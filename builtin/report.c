@@ -109,7 +109,7 @@ static int lock_report(const char *lock, const char *db_path, const char *format
 		return error("no database at '%s' (run 'bkl audit --lock %s')", db_path, lock);
 	if (db_open(db_path, &db))
 		return -1;
-	ret = report_lock(db, lock, !strcmp(format, "json"), &sb);
+	ret = report_lock(db, lock, !strcmp(format, "json") ? LOCK_JSON : LOCK_TEXT, &sb);
 	if (!ret)
 		ret = write_out(out, &sb);
 	strbuf_release(&sb);

@@ -14,6 +14,7 @@
 #include "lib/report-lock.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
+#include "web/web.h"
 
 struct lock_area {
 	char name[64];
@@ -142,17 +143,28 @@ static int load(sqlite3 *db, const char *lock, struct lock_report *r)
 	return 0;
 }
 
-static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
+static const char *const head[][3] = {	/* text, json, html */
+	{ "\nimbalances:\n", ",\n\"imbalances\": [", "<h2>Imbalances</h2><ul class=\"lock-imb\">" },
+	{ "\nchains (waits first, shortest first):\n", ",\n\"chains\": [",
+	  "<h2>Chains that sleep or wait with it held</h2><p class=\"muted\">Waits first, "
+	  "shortest first; a chain with a call resolved by the member's type alone is "
+	  "marked <span class=\"kind by-type\">not precise</span>.</p>" },
+};
+
+static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 {
 	sqlite3_stmt *st = lock_query(db, "SELECT file, line, function, kind FROM imbalances "
 				      "WHERE lock = @lock ORDER BY file, line", lock);
-	int rc, n = 0;
+	int rc, n = 0, json = fmt == LOCK_JSON;
 
 	if (!st)
 		return -1;
-	strbuf_addstr(sb, json ? ",\n\"imbalances\": [" : "\nimbalances:\n");
+	strbuf_addstr(sb, head[0][fmt]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (json) {
+		if (fmt == LOCK_HTML) {
+			html_addf(sb, "<li><code>%s:%d</code> <code>%s</code> <span class=\"kind\">%s</span></li>",
+				  col(st, 0), sqlite3_column_int(st, 1), col(st, 2), col(st, 3));
+		} else if (json) {
 			strbuf_addstr(sb, n++ ? ",\n {\"file\": " : "\n {\"file\": ");
 			report_json_str(sb, col(st, 0));
 			strbuf_addf(sb, ", \"line\": %d, \"function\": ", sqlite3_column_int(st, 1));
@@ -165,7 +177,7 @@ static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int json
 				    col(st, 2), col(st, 3));
 		}
 	}
-	strbuf_addstr(sb, json ? "]" : "");
+	strbuf_addstr(sb, json ? "]" : fmt == LOCK_HTML ? "</ul>" : "");
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -179,6 +191,27 @@ static void arrows(struct strbuf *sb, const char *path)
 		else if (*path != '[' && *path != ']' && *path != '"')
 			strbuf_add(sb, path, 1);
 	}
+}
+
+/* The same as HTML: each name escaped, in <code> */
+static void html_arrows(struct strbuf *sb, const char *path)
+{
+	struct strbuf name = STRBUF_INIT;
+	int n = 0;
+
+	for (;; path++) {
+		if (*path && *path != ',' && *path != ']') {
+			if (*path != '[' && *path != '"')
+				strbuf_add(&name, path, 1);
+			continue;
+		}
+		if (name.len)
+			html_addf(sb, n++ ? " \xe2\x86\x92 <code>%s</code>" : "<code>%s</code>", name.buf);
+		strbuf_reset(&name);
+		if (!*path || *path == ']')
+			break;
+	}
+	strbuf_release(&name);
 }
 
 static void step_json(struct strbuf *sb, sqlite3_stmt *st, int n)
@@ -196,8 +229,9 @@ static void step_json(struct strbuf *sb, sqlite3_stmt *st, int n)
  * A chain's calls, step by step: file:line where function N calls N+1,
  * and how that call was resolved (direct, registered, by-type of N).
  */
-static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json)
+static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int fmt)
 {
+	int json = fmt == LOCK_JSON;
 	struct strbuf prev = STRBUF_INIT, how = STRBUF_INIT;
 	int rc, n = 0;
 
@@ -208,6 +242,9 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (json)
 			step_json(sb, st, n);
+		else if (prev.len && fmt == LOCK_HTML)
+			html_addf(sb, "<div class=\"step\"><code>%s</code> calls <code>%s</code> "
+				  "(%s)</div>", prev.buf, col(st, 0), how.buf);
 		else if (prev.len)
 			strbuf_addf(sb, "      %s calls %s (%s)\n", prev.buf, col(st, 0), how.buf);
 		strbuf_reset(&prev);
@@ -220,7 +257,7 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json
 			strbuf_addf(&how, ", one of %d", sqlite3_column_int(st, 4));
 		n++;
 	}
-	strbuf_addstr(sb, json ? "]}" : "");
+	strbuf_addstr(sb, json ? "]}" : fmt == LOCK_HTML ? "</details>" : "");
 	strbuf_release(&prev);
 	strbuf_release(&how);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -231,11 +268,15 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int json
  * its function under the lock) and why its first call holds the lock:
  * JSON fields, or a note in the text when the chain is not precise.
  */
-static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int json)
+static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 {
 	int by_type = sqlite3_column_int(st, 6);
 
-	if (json) {
+	if (fmt == LOCK_HTML) {
+		if (by_type || !strcmp(col(st, 7), "by-type"))
+			strbuf_addstr(sb, " <span class=\"kind by-type\">not precise</span>");
+	}
+	if (fmt == LOCK_JSON) {
 		if (sqlite3_column_type(st, 6) == SQLITE_NULL)
 			strbuf_addstr(sb, ", \"by_type\": null");
 		else
@@ -245,6 +286,8 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int json)
 			strbuf_addstr(sb, "null");
 		else
 			report_json_str(sb, col(st, 7));
+	} else if (fmt == LOCK_HTML) {
+		return;
 	} else if (!strcmp(col(st, 7), "by-type")) {
 		strbuf_addstr(sb, " (not precise: under the lock only through a call by type)");
 	} else if (by_type) {
@@ -252,7 +295,7 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int json)
 	}
 }
 
-static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
+static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 {
 	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path, "
 				      "by_type, origin FROM chains WHERE lock = @lock ORDER BY class = 'sleep', "
@@ -260,13 +303,22 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
 	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line, edge, candidates "
 				       "FROM chain_steps "
 				       "WHERE chain_id = @id ORDER BY step");
-	int rc = SQLITE_ERROR, n = 0;
+	int rc = SQLITE_ERROR, n = 0, json = fmt == LOCK_JSON;
 
 	if (!st || !sst)
 		goto out;
-	strbuf_addstr(sb, json ? ",\n\"chains\": [" : "\nchains (waits first, shortest first):\n");
+	strbuf_addstr(sb, head[1][fmt]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (json) {
+		if (fmt == LOCK_HTML) {
+			html_addf(sb, "<details class=\"chain\"%s><summary><code>%s:%d</code> "
+				  "<code>%s</code> <span class=\"kind %s\">%s</span> <span class=\"path\">",
+				  n++ < 3 ? " open" : "", col(st, 1), sqlite3_column_int(st, 2),
+				  col(st, 3), col(st, 4), col(st, 4));
+			html_arrows(sb, col(st, 5));
+			strbuf_addstr(sb, "</span>");
+			chain_origin(sb, st, fmt);
+			strbuf_addstr(sb, "</summary>");
+		} else if (json) {
 			strbuf_addstr(sb, n++ ? ",\n {\"file\": " : "\n {\"file\": ");
 			report_json_str(sb, col(st, 1));
 			strbuf_addf(sb, ", \"line\": %d, \"function\": ", sqlite3_column_int(st, 2));
@@ -275,15 +327,15 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int json)
 			report_json_str(sb, col(st, 4));
 			/* the analyzer's JSON array, as bkl chains --json has it */
 			strbuf_addf(sb, ", \"path\": %s", *col(st, 5) == '[' ? col(st, 5) : "[]");
-			chain_origin(sb, st, json);
+			chain_origin(sb, st, fmt);
 		} else {
 			strbuf_addf(sb, "  %s:%d: %s: %s with %s held: ", col(st, 1),
 				    sqlite3_column_int(st, 2), col(st, 3), col(st, 4), lock);
 			arrows(sb, col(st, 5));
-			chain_origin(sb, st, json);
+			chain_origin(sb, st, fmt);
 			strbuf_addstr(sb, "\n");
 		}
-		if (steps(sst, sqlite3_column_int64(st, 0), sb, json)) {
+		if (steps(sst, sqlite3_column_int64(st, 0), sb, fmt)) {
 			rc = SQLITE_ERROR;
 			break;
 		}
@@ -295,15 +347,24 @@ out:
 	return rc == SQLITE_DONE ? 0 : error("cannot read the chains of lock '%s'", lock);
 }
 
-static void areas(const struct lock_report *r, struct strbuf *sb, int json)
+static void areas(const struct lock_report *r, struct strbuf *sb, int fmt)
 {
+	static const char *const top[] = {
+		"\nsites  imbalances  chains  precise  area\n", ",\n\"areas\": [",
+		"<h2>Areas</h2><table class=\"lock-areas\"><tr><th>area</th><th>sites</th>"
+		"<th>imbalances</th><th>chains</th><th>precise</th></tr>",
+	};
 	int i;
 
-	strbuf_addstr(sb, json ? ",\n\"areas\": [" : "\nsites  imbalances  chains  precise  area\n");
+	strbuf_addstr(sb, top[fmt]);
 	for (i = 0; i < r->nr_areas; i++) {
 		const struct lock_area *a = &r->areas[i];
 
-		if (json) {
+		if (fmt == LOCK_HTML) {
+			html_addf(sb, "<tr><td><code>%s</code></td><td>%d</td><td>%d</td><td>%d</td>"
+				  "<td>%d</td></tr>", a->name, a->sites, a->imbalances, a->chains,
+				  a->precise);
+		} else if (fmt == LOCK_JSON) {
 			strbuf_addstr(sb, i ? ",\n {\"area\": " : "\n {\"area\": ");
 			report_json_str(sb, a->name);
 			strbuf_addf(sb, ", \"sites\": %d, \"imbalances\": %d, \"chains\": %d, "
@@ -313,10 +374,10 @@ static void areas(const struct lock_report *r, struct strbuf *sb, int json)
 				    a->chains, a->precise, a->name);
 		}
 	}
-	strbuf_addstr(sb, json ? "]" : "");
+	strbuf_addstr(sb, fmt == LOCK_JSON ? "]" : fmt == LOCK_HTML ? "</table>" : "");
 }
 
-int report_lock(sqlite3 *db, const char *lock, int json, struct strbuf *sb)
+int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 {
 	struct lock_report r;
 	int ret = -1;
@@ -328,7 +389,14 @@ int report_lock(sqlite3 *db, const char *lock, int json, struct strbuf *sb)
 			    lock, lock);
 		goto out;
 	}
-	if (json) {
+	if (fmt == LOCK_HTML) {
+		html_addf(sb, "<p class=\"muted\"><a href=\"/\">overview</a> / lock</p><h1>%s</h1>"
+			  "<p>%d files analyzed (%d failed): %d sites, %d imbalances, %d chains that "
+			  "sleep or wait with it held (%d precise: no call by type).</p>"
+			  "<p class=\"muted\">The same as JSON: <code>bkl report --lock %s "
+			  "--format json</code></p>", lock, r.files, r.failed, r.sites, r.imbalances,
+			  r.chains, r.precise, lock);
+	} else if (fmt == LOCK_JSON) {
 		/*
 		 * Version 2: the counts under "totals"; version 1 had them
 		 * at the top, where "imbalances" and "chains" were also the
@@ -345,10 +413,10 @@ int report_lock(sqlite3 *db, const char *lock, int json, struct strbuf *sb)
 			    "type)\n", lock, r.files, r.failed, r.sites, r.imbalances, r.chains,
 			    r.precise);
 	}
-	areas(&r, sb, json);
-	if (imbalances(db, lock, sb, json) || chains(db, lock, sb, json))
+	areas(&r, sb, fmt);
+	if (imbalances(db, lock, sb, fmt) || chains(db, lock, sb, fmt))
 		goto out;
-	strbuf_addstr(sb, json ? "}\n" : "");
+	strbuf_addstr(sb, fmt == LOCK_JSON ? "}\n" : "");
 	ret = 0;
 out:
 	free(r.areas);

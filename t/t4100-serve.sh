@@ -9,7 +9,9 @@ test_need_program BASH bash bash
 
 # claims append to the repository's campaign log: the fixture's, not ours
 BKL_TREE=$PWD/fx/tree BKL_REPO=$PWD/fx/repo BKL_DB=$PWD/fx/bkl.db
-export BKL_TREE BKL_REPO BKL_DB
+# other locks' databases: $BKL_CACHE/NAME.db, the fixture's
+BKL_CACHE=$PWD/cache
+export BKL_TREE BKL_REPO BKL_DB BKL_CACHE
 
 server_pid=
 stop_server() {
@@ -138,6 +140,27 @@ test_expect_success CURL 'unknown things are 404s' '
 	test $(code /driver/) = 404 &&
 	test $(code /static/nope.css) = 404 &&
 	test $(code /static/style.css) = 200
+'
+
+test_expect_success CURL 'other locks: the profiles, and an audited one as a page' '
+	mkdir -p rt cache && cp "$BKL_ROOT/analyzer/validation/rtnl.c" rt/ &&
+	(cd rt && bkl analyze -q --lock-profile rtnl --db "$BKL_CACHE/rtnl.db" rtnl.c) &&
+	curl -sf "$BASE/locks" >locks.html &&
+	grep "<a href=\"/lock/rtnl\">rtnl</a></td><td>1</td>" locks.html &&
+	grep "<tr><td>console</td><td class=\"muted\">not audited" locks.html &&
+	grep "<a href=\"/lock/bkl\">bkl</a>" locks.html &&
+	curl -sf "$BASE/lock/rtnl" >rtnl.html &&
+	grep "<h1>rtnl</h1>" rtnl.html &&
+	bkl report --lock rtnl --db "$BKL_CACHE/rtnl.db" | sed -n "1s/^lock rtnl: //p" >summary &&
+	grep "^1 files analyzed (0 failed): .* chains .*(. precise: no call by type)$" summary &&
+	grep -F "<p>$(cat summary).</p>" rtnl.html &&
+	grep "<tr><td><code>\.</code></td>" rtnl.html &&
+	grep "<code>rtnl.c:27</code> <code>dev_change</code> <span class=\"kind wait\">wait</span>" rtnl.html &&
+	grep "<code>rtnl.c:27: dev_change</code> calls <code>flush_workqueue</code> (direct)" rtnl.html &&
+	grep "<li><code>rtnl.c:[0-9]*</code> <code>dev_change</code> <span class=\"kind\">return-held</span></li>" rtnl.html &&
+	test $(code /lock/console) = 404 &&
+	test $(code /lock/..%2Frtnl) = 404 &&
+	test $(code "/lock/a%3Cb%3E") = 404
 '
 
 test_expect_success CURL 'static files cannot leave their folder' '

@@ -84,6 +84,7 @@ void html_addf(struct strbuf *sb, const char *fmt, ...)
 static const char *const nav_items[][2] = {
 	{ "overview", "/" },
 	{ "pick a driver", "/pick" },
+	{ "other locks", "/locks" },
 	{ "API", "/api" },
 };
 

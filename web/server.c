@@ -40,6 +40,8 @@ static const struct route {
 	{ "GET", "/subsystem/*", page_subsystem, CACHE },
 	{ "GET", "/driver/*", page_driver, CACHE },
 	{ "GET", "/pick", page_pick, CACHE | CSRF },
+	{ "GET", "/locks", page_locks },
+	{ "GET", "/lock/*", page_lock },
 	{ "POST", "/claim", page_claim },
 	{ "GET", "/static/*", page_static },
 	{ "GET", "/api", api_index },

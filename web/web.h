@@ -113,6 +113,8 @@ void page_overview(struct web_req *req);
 void page_subsystem(struct web_req *req);
 void page_driver(struct web_req *req);
 void page_pick(struct web_req *req);
+void page_locks(struct web_req *req);
+void page_lock(struct web_req *req);
 void page_claim(struct web_req *req);
 void page_static(struct web_req *req);
 void api_index(struct web_req *req);
