@@ -77,7 +77,8 @@ static struct symbol *call_table(struct instruction *insn)
 	return arg_variable(src);
 }
 
-static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_info *ci)
+static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_info *ci,
+		     const struct guards *gd)
 {
 	const struct primitives *p = tu->prims;
 	struct instruction *insn = ci->insn;
@@ -89,12 +90,15 @@ static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_in
 	c->held = ci->held;
 	c->inlined = insn->opcode == OP_INLINED_CALL;
 	c->seq = tu->nr_calls;
+	c->guard = guard_of(gd, insn->bb);
 	if (insn->func && insn->func->type == PSEUDO_SYM && insn->func->sym) {
 		struct symbol *sym = insn->func->sym;
 
 		c->kind = CALL_DIRECT;
 		c->callee = ident_str(sym->ident);
 		c->callee_static = insn->opcode == OP_CALL && (sym->ctype.modifiers & MOD_STATIC);
+		if (insn->opcode == OP_CALL)
+			c->args = const_args(insn);
 		r = prim_match(p, PRIM_SLEEP, c->callee);
 		if (r && r->arg) {
 			pseudo_t g = nth_arg(insn, r->arg);
@@ -137,8 +141,10 @@ static int by_line(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : 1;
 }
 
-void facts_function(struct tu *tu, struct fn_summary *s)
+void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep)
 {
+	static struct guards gd;
+
 	struct fact_fn *f = ARR_PUSH(tu->fns, tu->nr_fns, tu->alloc_fns);
 	int fn = tu->nr_fns - 1, i, first = tu->nr_calls;
 
@@ -148,8 +154,9 @@ void facts_function(struct tu *tu, struct fn_summary *s)
 	f->is_static = !!(s->sym->ctype.modifiers & MOD_STATIC);
 	f->is_inline = s->is_inline;
 	f->coarse = s->coarse;
+	guards_prepare(&gd, ep);
 	for (i = 0; i < s->nr_calls; i++)
-		add_call(tu, s, fn, &s->calls[i]);
+		add_call(tu, s, fn, &s->calls[i], &gd);
 	qsort(tu->calls + first, tu->nr_calls - first, sizeof(*tu->calls), by_line);
 }
 

@@ -28,6 +28,7 @@ struct g_edge {
 	enum call_kind kind;
 	const char *callee, *st, *member;
 	const char *tbl;		/* member calls through a known table */
+	const char *guard, *args;	/* constant arguments: see guards.c */
 	int tbl_static, by_table;	/* by_table: resolved to that table's functions */
 	int callee_static, has_gfp;
 	long long gfp;
@@ -107,6 +108,8 @@ void gmap_free(struct gmap *m);
 
 /* resolve.c */
 int graph_load(sqlite3 *db, struct graph *g);
+/* specialize.c: copies of callees for constant arguments */
+void graph_specialize(struct graph *g);
 void graph_free(struct graph *g);
 int graph_held_context(const struct graph *g, int node);
 /* chains.c: compute and insert the chains (inside resolve's transaction) */

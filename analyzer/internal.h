@@ -139,6 +139,8 @@ struct fact_call {
 	const char *st, *member;	/* CALL_MEMBER */
 	const char *tbl;		/* CALL_MEMBER through this table variable */
 	int tbl_static;
+	const char *guard;		/* runs for these values of a parameter (guards.c) */
+	const char *args;		/* CALL_DIRECT: its constant arguments (guards.c) */
 	int held;			/* enum held mask over all paths */
 	int inlined;			/* an inline function, as the user called it */
 	int seq;
@@ -234,7 +236,18 @@ void fn_summary_release(struct fn_summary *s);
 /* ---- the checks and facts over a summary ---- */
 void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
-void facts_function(struct tu *tu, struct fn_summary *s);
+void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep);
+
+/* guards.c: constant arguments, and the switch arms that test them */
+struct guards {
+	struct instruction **sw;	/* switches on a parameter */
+	int nr, alloc;
+	unsigned char **reach;		/* per switch, per arm: the blocks it reaches */
+	size_t bytes;			/* of one arm's bitmap */
+};
+void guards_prepare(struct guards *gd, struct entrypoint *ep);
+const char *guard_of(const struct guards *gd, struct basic_block *bb);
+const char *const_args(struct instruction *call);
 void facts_store_registrations(struct tu *tu);
 /* Position of an instruction as the user wrote it: file and line. */
 const char *pos_file(struct position pos);

@@ -81,7 +81,8 @@ static int held_mask(const char *s)
 static int load_calls(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, caller, line, kind, callee, callee_static, "
-				      "struct, member, held, gfp, tbl, tbl_static FROM calls " LOCK_FILES
+				      "struct, member, held, gfp, tbl, tbl_static, guard, args "
+				      "FROM calls " LOCK_FILES
 				      "ORDER BY file_id, caller, line, rowid");
 	int rc, last = -1;
 
@@ -111,6 +112,8 @@ static int load_calls(sqlite3 *db, struct graph *g)
 		}
 		e->tbl = col(st, 10);
 		e->tbl_static = sqlite3_column_int(st, 11);
+		e->guard = col(st, 12);
+		e->args = col(st, 13);
 		if (caller != last)
 			g->fns[caller].first_edge = g->nr_edges - 1;
 		g->fns[caller].nr_edges++;
@@ -561,6 +564,7 @@ int graph_load(sqlite3 *db, struct graph *g)
 		return -1;
 	resolve_edges(g);
 	coverage(g);
+	graph_specialize(g);
 	return 0;
 }
 

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The global pass, between coverage and chains: constant arguments
+ * narrow the callee (analyzer/guards.c has the facts).  A direct call
+ * whose constant argument a switch in the callee tests (the 2.6 compat
+ * ioctl handlers call sys_ioctl with one command) gets a copy of the
+ * callee that keeps only the calls that value reaches: the other arms'
+ * calls are not on any chain through that call.  Copies are nodes of
+ * the graph after the externals (no chain starts in one; each prints as
+ * the function it copies), one per (callee, relevant constants).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "analyzer/graph.h"
+#include "lib/strbuf.h"
+
+/* The constant an args string gives parameter param ("2=1;4=0"); 0 if none. */
+static int arg_value(const char *args, int param, long long *v)
+{
+	const char *p = args;
+
+	while (p && *p) {
+		char *end;
+		long pos = strtol(p, &end, 10);
+
+		if (*end != '=')
+			return 0;
+		if (pos == param) {
+			*v = strtoll(end + 1, NULL, 10);
+			return 1;
+		}
+		p = strchr(end, ';');
+		p = p ? p + 1 : NULL;
+	}
+	return 0;
+}
+
+/* The parameter a guard tests ("2:1-1,3-5"); 0 if none. */
+static int guard_param(const char *guard)
+{
+	return guard ? atoi(guard) : 0;
+}
+
+/* Does a call guarded so run when the arguments are args? */
+static int guard_allows(const char *guard, const char *args)
+{
+	const char *p = strchr(guard, ':');
+	long long v;
+	int neg, in = 0;
+
+	if (!p || !arg_value(args, guard_param(guard), &v))
+		return 1;
+	neg = *++p == '!';
+	p += neg;
+	while (*p && !in) {
+		char *end;
+		long long lo = strtoll(p, &end, 10), hi = lo;
+
+		if (*end == '-')
+			hi = strtoll(end + 1, &end, 10);
+		/* a value as another width saw it (a truncated switch) matches too */
+		in = (v >= lo && v <= hi) ||
+		     (lo == hi && !(((unsigned long long)v ^ (unsigned long long)lo) & 0xffffffffULL));
+		p = *end == ',' ? end + 1 : end;
+		if (end == p && *p)
+			break;
+	}
+	return neg ? !in : in;
+}
+
+/* The key of a copy of t for args: t and the constants its guards test; NULL: none. */
+static const char *copy_key(struct graph *g, int t, const char *args)
+{
+	const struct g_fn *f = &g->fns[t];
+	struct strbuf sb = STRBUF_INIT;
+	const char *key = NULL;
+	long long v;
+	int j;
+
+	strbuf_addf(&sb, "copy:%d", t);
+	for (j = f->first_edge; j < f->first_edge + f->nr_edges; j++) {
+		int param = guard_param(g->edges[j].guard);
+
+		if (param && arg_value(args, param, &v) && !guard_allows(g->edges[j].guard, args))
+			key = "";
+	}
+	if (key) {
+		strbuf_addf(&sb, ":%s", args);
+		key = intern(sb.buf, sb.len);
+	}
+	strbuf_release(&sb);
+	return key;
+}
+
+static int copy_node(struct graph *g, int t, const char *args)
+{
+	struct g_fn *f;
+	int n, j, first = g->fns[t].first_edge, nr = g->fns[t].nr_edges;
+
+	f = ARR_PUSH(g->fns, g->nr_fns, g->alloc_fns);
+	*f = g->fns[t];
+	f->next_same_name = -1;
+	f->first_edge = g->nr_edges;
+	f->nr_edges = 0;
+	n = g->nr_fns - 1;
+	for (j = first; j < first + nr; j++) {
+		struct g_edge *e;
+
+		if (g->edges[j].guard && !guard_allows(g->edges[j].guard, args))
+			continue;
+		e = ARR_PUSH(g->edges, g->nr_edges, g->alloc_edges);
+		*e = g->edges[j];
+		e->caller = n;
+		g->fns[n].nr_edges++;
+	}
+	return n;
+}
+
+void graph_specialize(struct graph *g)
+{
+	int i, nr = g->nr_edges;
+
+	for (i = 0; i < nr; i++) {
+		const char *key, *args = g->edges[i].args;
+		int t, c;
+
+		if (g->edges[i].kind != CALL_DIRECT || !args || g->edges[i].nr_targets != 1)
+			continue;
+		t = g->edges[i].targets[0].node;
+		if (g->fns[t].ext || !(key = copy_key(g, t, args)))
+			continue;
+		c = gmap_get(&g->cache, key, 0);
+		if (c < 0) {
+			c = copy_node(g, t, args);
+			gmap_put(&g->cache, key, 0, c);
+		}
+		g->edges[i].targets[0].node = c;
+	}
+}
