@@ -370,4 +370,21 @@ test_expect_success PYTHON3 '--json output parses, with exactly the contract key
 	EOF
 '
 
+test_expect_success 'chain-sample: precise and other chains, the same each time, with their calls' '
+	mkdir cs && cp "$BKL_ROOT/analyzer/validation/table-call.c" cs/ &&
+	(cd cs && bkl analyze -q --db c.db table-call.c) &&
+	"$BKL_ROOT/scripts/chain-sample.sh" cs/c.db 5 >s1 &&
+	"$BKL_ROOT/scripts/chain-sample.sh" cs/c.db 5 >s2 &&
+	test_cmp s1 s2 &&
+	test "$(grep -c "^P [0-9]*: " s1)" = 2 &&
+	test "$(grep -c "^T [0-9]*: " s1)" = 1 &&
+	grep "^T 1: table-call.c:64: any_inode: sleep, origin held, 1 by type$" s1 &&
+	grep "^    any_inode  table-call.c:64  calls the next (by-type, 2)$" s1 &&
+	grep "^    (under the lock: address_space_operations.writepage called from slow_named at table-call.c:74, table, 1)$" s1 &&
+	"$BKL_ROOT/scripts/chain-sample.sh" cs/c.db 1 >s3 &&
+	test "$(grep -c "^[PT] [0-9]*: " s3)" = 2 &&
+	test_must_fail "$BKL_ROOT/scripts/chain-sample.sh" cs/nope.db 2>err &&
+	test_one_line err "no database .cs/nope.db."
+'
+
 test_done
