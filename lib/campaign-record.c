@@ -116,6 +116,8 @@ static void reached(struct strbuf *sb, const struct cdriver *d)
 				    e->via, e->via_file, e->via_line, e->st, e->member);
 			if (!strcmp(e->edge, "by-type"))
 				strbuf_addf(sb, ", by type (one of %d)", e->candidates);
+			else if (!strcmp(e->edge, "table") && e->tbl)
+				strbuf_addf(sb, ", through table `%s`, which that code names", e->tbl);
 			else if (e->reg_via)
 				strbuf_addf(sb, ", table `%s` %s `%s%s` (%s:%d)",
 					    e->tbl ? e->tbl : "?", strchr(e->reg_via, '.') ?
