@@ -7,7 +7,9 @@ test_description='the committed series: every push-down goes into a registered c
 # second run analyzes only what the series changed.
 : "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
 export BKL_CACHE
-DB=$BKL_CACHE/series-check.db
+# One DB per schema version: a bkl of another version (an older clone
+# on the same cache) neither refuses this one nor reads facts it lacks.
+DB=$BKL_CACHE/series-check-v$(ls "$BKL_ROOT"/db/schema/*.sql | wc -l).db
 PATCHES=$BKL_ROOT/patches
 
 test -f /usr/src/linux-source-6.1.tar.xz && test_set_prereq LINUX_SOURCE
