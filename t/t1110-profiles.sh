@@ -14,7 +14,7 @@ q() {	# db sql: one query, its rows
 
 # tree26/: a 2.6.27 tree with the validation tests' headers and files
 mkdir tree26 &&
-cp -R "$V/trees/linux-2.6.27/." tree26/ &&
+cp -R "$V/trees/stub-2.6.27/." tree26/ &&
 cp "$V/gfp-2.6.c" "$V/kernel-locked-macro.c" tree26/ &&
 mkdir -p tree26/drivers/char && cp "$V/gfp-2.6.c" tree26/drivers/char/two.c
 cat >loose.c <<'EOF2'

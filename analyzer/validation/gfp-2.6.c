@@ -1,5 +1,5 @@
 /*
- * A 2.6.27 tree (trees/linux-2.6.27: its Makefile says VERSION = 2,
+ * A 2.6.27 tree (trees/stub-2.6.27: its Makefile says VERSION = 2,
  * PATCHLEVEL = 6): the 2.6 kernel profile and the bkl-2.6 lock profile
  * are chosen by themselves, and the gfp bit that allows sleeping is read
  * from the tree's gfp.h: __GFP_WAIT, 0x10.  GFP_KERNEL (0xd0) and
@@ -44,7 +44,7 @@ int pushed_down_open(void)
 
 /*
  * check-name: 2.6 tree: the 2.6 profiles by themselves, __GFP_WAIT from its gfp.h
- * check-tree: linux-2.6.27
+ * check-tree: stub-2.6.27
  * check-analyze: -Iinclude
  * check-command: sites
  * check-output-start

@@ -46,7 +46,7 @@ int reiserfs_remount(struct super_block *s)
 
 /*
  * check-name: kernel_locked() as 2.6's macro (a macro rule)
- * check-tree: linux-2.6.27
+ * check-tree: stub-2.6.27
  * check-analyze: -Iinclude
  * check-command: imbalance
  * check-output-start

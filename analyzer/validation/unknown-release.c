@@ -1,5 +1,5 @@
 /*
- * A 4.19 tree (trees/linux-4.19): no kernel profile is for 4.19, so the
+ * A 4.19 tree (trees/stub-4.19): no kernel profile is for 4.19, so the
  * nearest (6.x) is used, with a warning that names what is not verified.
  * The gfp bit is still the tree's: ___GFP_DIRECT_RECLAIM is 0x400000u in
  * 4.19, not 6.1's 0x400, and GFP_KERNEL sleeps.
@@ -22,7 +22,7 @@ int alloc_under_bkl(void)
 
 /*
  * check-name: an unknown release: the nearest profile, a warning, the tree's gfp bit
- * check-tree: linux-4.19
+ * check-tree: stub-4.19
  * check-analyze: -Iinclude
  * check-analyze-warning: warning: Linux 4.19.0 has no kernel profile: using 6.x, the nearest; its sleep, wait and registration rules are not verified for 4.19.0
  * check-analyze-warning: profiles: lock bkl, kernel 6.x (Linux 4.19.0 at
