@@ -267,12 +267,6 @@ static int build_path(struct chains *c, int cls, const struct g_edge *e, int fir
 	return nr;
 }
 
-/* Did this coverage come through a call resolved by type alone? */
-static int cover_by_type(const struct g_cover *cv)
-{
-	return !cv->registered && !cv->entry && !cv->by_table;
-}
-
 /*
  * Why the chain's first call runs under the lock: its function holds it
  * there itself ("held"), or the function is covered, as the coverage

@@ -54,6 +54,12 @@ struct g_cover {
 	int by_table;			/* ... or through the one table it goes through */
 };
 
+/* Did this coverage come through a call resolved by type alone? */
+static inline int cover_by_type(const struct g_cover *c)
+{
+	return !c->entry && !c->registered && !c->by_table;
+}
+
 /* (name, scope) -> value, open addressing over interned names */
 struct g_slot {
 	const char *name;

@@ -377,7 +377,6 @@ static struct g_tlist *table_targets(struct graph *g, struct g_edge *e)
 		    (e->tbl_static && s->file_id != file_id))
 			continue;
 		add_target(l, function_node(g, s->value, s->value_static, s->file_id), i, -1);
-		l = &g->tlists[li];
 	}
 	return l->nr ? l : NULL;
 }
@@ -479,7 +478,7 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 			 */
 			c = &g->cover[f->covered - 1];
 			if ((!c->entry && reg >= 0) ||
-			    (!c->entry && !c->registered && !c->by_table &&
+			    (cover_by_type(c) &&
 			     (t->reg >= 0 || e->by_table))) {
 				c->edge = j;
 				c->store = t->store;

@@ -74,18 +74,12 @@ static const char *copy_key(struct graph *g, int t, const char *args)
 	const struct g_fn *f = &g->fns[t];
 	struct strbuf sb = STRBUF_INIT;
 	const char *key = NULL;
-	long long v;
-	int j;
+	int j, narrows = 0;
 
-	strbuf_addf(&sb, "copy:%d", t);
-	for (j = f->first_edge; j < f->first_edge + f->nr_edges; j++) {
-		int param = guard_param(g->edges[j].guard);
-
-		if (param && arg_value(args, param, &v) && !guard_allows(g->edges[j].guard, args))
-			key = "";
-	}
-	if (key) {
-		strbuf_addf(&sb, ":%s", args);
+	for (j = f->first_edge; j < f->first_edge + f->nr_edges && !narrows; j++)
+		narrows = g->edges[j].guard && !guard_allows(g->edges[j].guard, args);
+	if (narrows) {
+		strbuf_addf(&sb, "copy:%d:%s", t, args);
 		key = intern(sb.buf, sb.len);
 	}
 	strbuf_release(&sb);

@@ -182,19 +182,11 @@ static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The analyzer's path, a JSON array of names, as "a -> b -> c". */
-static void arrows(struct strbuf *sb, const char *path)
-{
-	for (; *path; path++) {
-		if (*path == ',')
-			strbuf_addstr(sb, " -> ");
-		else if (*path != '[' && *path != ']' && *path != '"')
-			strbuf_add(sb, path, 1);
-	}
-}
-
-/* The same as HTML: each name escaped, in <code> */
-static void html_arrows(struct strbuf *sb, const char *path)
+/*
+ * The analyzer's path, a JSON array of names, as "a -> b -> c"; in HTML
+ * each name escaped in <code>, with an arrow between.
+ */
+static void arrows(struct strbuf *sb, const char *path, int html)
 {
 	struct strbuf name = STRBUF_INIT;
 	int n = 0;
@@ -205,8 +197,10 @@ static void html_arrows(struct strbuf *sb, const char *path)
 				strbuf_add(&name, path, 1);
 			continue;
 		}
-		if (name.len)
+		if (name.len && html)
 			html_addf(sb, n++ ? " \xe2\x86\x92 <code>%s</code>" : "<code>%s</code>", name.buf);
+		else if (name.len)
+			strbuf_addf(sb, n++ ? " -> %s" : "%s", name.buf);
 		strbuf_reset(&name);
 		if (!*path || *path == ']')
 			break;
@@ -275,8 +269,7 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 	if (fmt == LOCK_HTML) {
 		if (by_type || !strcmp(col(st, 7), "by-type"))
 			strbuf_addstr(sb, " <span class=\"kind by-type\">not precise</span>");
-	}
-	if (fmt == LOCK_JSON) {
+	} else if (fmt == LOCK_JSON) {
 		if (sqlite3_column_type(st, 6) == SQLITE_NULL)
 			strbuf_addstr(sb, ", \"by_type\": null");
 		else
@@ -286,8 +279,6 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 			strbuf_addstr(sb, "null");
 		else
 			report_json_str(sb, col(st, 7));
-	} else if (fmt == LOCK_HTML) {
-		return;
 	} else if (!strcmp(col(st, 7), "by-type")) {
 		strbuf_addstr(sb, " (not precise: under the lock only through a call by type)");
 	} else if (by_type) {
@@ -314,7 +305,7 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 				  "<code>%s</code> <span class=\"kind %s\">%s</span> <span class=\"path\">",
 				  n++ < 3 ? " open" : "", col(st, 1), sqlite3_column_int(st, 2),
 				  col(st, 3), col(st, 4), col(st, 4));
-			html_arrows(sb, col(st, 5));
+			arrows(sb, col(st, 5), 1);
 			strbuf_addstr(sb, "</span>");
 			chain_origin(sb, st, fmt);
 			strbuf_addstr(sb, "</summary>");
@@ -331,7 +322,7 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 		} else {
 			strbuf_addf(sb, "  %s:%d: %s: %s with %s held: ", col(st, 1),
 				    sqlite3_column_int(st, 2), col(st, 3), col(st, 4), lock);
-			arrows(sb, col(st, 5));
+			arrows(sb, col(st, 5), 0);
 			chain_origin(sb, st, fmt);
 			strbuf_addstr(sb, "\n");
 		}

@@ -36,17 +36,21 @@ static int lock_files(sqlite3 *db, const char *lock)
 	return n;
 }
 
-/* The database with the lock's facts: ours, else $BKL_CACHE/NAME.db; NULL: none. */
-static sqlite3 *lock_db(struct web_req *req, const char *lock, int *own)
+/*
+ * The database with the lock's facts: ours, else $BKL_CACHE/NAME.db;
+ * NULL: none.  *files: how many files of the lock it holds.
+ */
+static sqlite3 *lock_db(struct web_req *req, const char *lock, int *own, int *files)
 {
 	struct strbuf path = STRBUF_INIT;
 	sqlite3 *db = NULL;
 
 	*own = 0;
-	if (lock_files(req->db, lock) > 0)
+	if ((*files = lock_files(req->db, lock)) > 0)
 		return req->db;
 	strbuf_addf(&path, "%s/%s.db", bkl_cache_dir(), lock);
-	if (access(path.buf, R_OK) || db_open(path.buf, &db) || lock_files(db, lock) <= 0) {
+	if (access(path.buf, R_OK) || db_open(path.buf, &db) ||
+	    (*files = lock_files(db, lock)) <= 0) {
 		if (db)
 			db_close(db);
 		db = NULL;
@@ -74,8 +78,7 @@ void page_locks(struct web_req *req)
 		if (n < 6 || strcmp(f->name + n - 5, ".lock") || n - 5 >= sizeof(name))
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)(n - 5), f->name);
-		db = lock_db(req, name, &own);
-		files = db ? lock_files(db, name) : 0;
+		db = lock_db(req, name, &own, &files);
 		if (db)
 			html_addf(&req->out, "<tr><td><a href=\"/lock/%u\">%s</a></td><td>%d</td></tr>",
 				  name, name, files);
@@ -93,13 +96,13 @@ void page_lock(struct web_req *req)
 {
 	struct strbuf body = STRBUF_INIT;
 	sqlite3 *db;
-	int own;
+	int own, files;
 
 	if (!lock_name_ok(req->arg)) {
 		web_error(req, 404, "no such lock");
 		return;
 	}
-	db = lock_db(req, req->arg, &own);
+	db = lock_db(req, req->arg, &own, &files);
 	if (!db) {
 		web_error(req, 404, "this lock has not been audited (bkl audit --lock NAME)");
 		return;
