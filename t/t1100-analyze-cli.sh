@@ -340,6 +340,14 @@ test_expect_success 'usage and bad options' '
 	test_one_line err "^bkl analyze: error: sparse: missing argument for -I option$"
 '
 
+# analyzer/blob.c replaces libsparse's blob allocator only if setup.sh
+# made the library's blob_alloc() weak; else the link keeps sparse's.
+test_expect_success 'bkl links its own blob allocator, not libsparse'"'"'s' '
+	nm "$BKL_ROOT/bkl" >syms &&
+	grep " T blob_alloc$" syms &&
+	grep " T blob_free$" syms
+'
+
 test_expect_success PYTHON3 '--json output parses, with exactly the contract keys' '
 	mkdir js && cp "$BKL_ROOT/analyzer/validation/json.c" js/ &&
 	(cd js && bkl analyze -q --db j.db json.c) &&
