@@ -238,11 +238,22 @@ void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
 void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep);
 
-/* guards.c: constant arguments, and the switch arms that test them */
+/* guards.c: constant arguments, and the switch arms and ifs that test them */
+struct guard_arm {
+	long long begin, end;		/* begin > end: every other value */
+	struct basic_block *target;
+};
+struct guard_test {			/* a switch or an if on a parameter */
+	struct basic_block *bb;
+	int param;			/* 1-based */
+	int nr;
+	struct guard_arm *arm;
+};
 struct guards {
-	struct instruction **sw;	/* switches on a parameter */
+	struct guard_test *test;
 	int nr, alloc;
-	unsigned char **reach;		/* per switch, per arm: the blocks it reaches */
+	unsigned char **reach;		/* per test, per arm: the blocks it reaches */
+	int alloc_reach;
 	size_t bytes;			/* of one arm's bitmap */
 };
 void guards_prepare(struct guards *gd, struct entrypoint *ep);

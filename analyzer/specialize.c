@@ -41,8 +41,8 @@ static int guard_param(const char *guard)
 	return guard ? atoi(guard) : 0;
 }
 
-/* Does a call guarded so run when the arguments are args? */
-static int guard_allows(const char *guard, const char *args)
+/* Does one test ("2:1-1,3-5", up to a space) allow the arguments args? */
+static int test_allows(const char *guard, const char *args)
 {
 	const char *p = strchr(guard, ':');
 	long long v;
@@ -66,6 +66,15 @@ static int guard_allows(const char *guard, const char *args)
 			break;
 	}
 	return neg ? !in : in;
+}
+
+/* Does a call guarded so ("1:!0-0 2:1-1": every test it is under) run for args? */
+static int guard_allows(const char *guard, const char *args)
+{
+	for (; guard; guard = strchr(guard, ' '), guard = guard ? guard + 1 : NULL)
+		if (!test_allows(guard, args))
+			return 0;
+	return 1;
 }
 
 /* The key of a copy of t for args: t and the constants its guards test; NULL: none. */

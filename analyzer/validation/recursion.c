@@ -1,6 +1,8 @@
 /*
  * Recursion stops the search, it does not loop: a function calling
- * itself, and two calling each other, on the way to a sleep.
+ * itself, and two calling each other, on the way to a sleep.  ping(3)
+ * does not sleep itself (n == 7 is false), but pong() calls ping() again
+ * with a value it does not know, which may.
  */
 #define __acquires(x) __attribute__((context(x, 0, 1)))
 #define __releases(x) __attribute__((context(x, 1, 0)))
@@ -51,13 +53,15 @@ int tree_walk(struct node *root)
  * check-name: recursion stops the chain search
  * check-command: chains
  * check-output-start
- * recursion.c:44: warning: 'tree_walk' may sleep with the BKL held (sleep):
- *   tree_walk  recursion.c:44
- *     walk  recursion.c:22
+ * recursion.c:46: warning: 'tree_walk' may sleep with the BKL held (sleep):
+ *   tree_walk  recursion.c:46
+ *     walk  recursion.c:24
  *       msleep
- * recursion.c:45: warning: 'tree_walk' may sleep with the BKL held (sleep):
- *   tree_walk  recursion.c:45
+ * recursion.c:47: warning: 'tree_walk' may sleep with the BKL held (sleep):
+ *   tree_walk  recursion.c:47
  *     ping  recursion.c:38
- *       msleep
+ *       pong  recursion.c:33
+ *         ping  recursion.c:40
+ *           msleep
  * check-output-end
  */
