@@ -98,8 +98,15 @@ int analyzer_merge(sqlite3 *db, const char *shard_path);
  * keys {"file","line","function","kind"} (chains: "class" and "path"),
  * ordered by file, line, function, then kind (class, path).
  */
-/* flags: FACTS_JSON, the JSON contract; FACTS_PRECISE, chains without by-type calls */
+/*
+ * flags: FACTS_JSON, the JSON contract; FACTS_PRECISE, the chains
+ * without by-type calls, in files the audited configuration builds
+ */
 enum { FACTS_JSON = 1, FACTS_PRECISE = 2 };
+/* SQL over chains: does it run through a file the configuration does not build? */
+#define CHAIN_UNBUILT_SQL "(id IN (SELECT chain_id FROM chains_unbuilt))"
+/* SQL over chains: a precise chain (bkl chains --precise) */
+#define CHAIN_PRECISE_SQL "(by_type = 0 AND NOT " CHAIN_UNBUILT_SQL ")"
 int analyzer_print_sites(sqlite3 *db, const char *lock, int json);
 int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json);
 int analyzer_print_chains(sqlite3 *db, const char *lock, int flags);

@@ -221,11 +221,25 @@ static int print_edges(sqlite3_stmt *steps, sqlite3_int64 id)
 	return rc;
 }
 
+/*
+ * "built": false when the chain runs through a file the audited
+ * configuration does not build, true when bkl audit saw its file built
+ * or included, null when no audit says (a DB of bkl analyze alone)
+ */
+static const char *built(sqlite3_stmt *st)
+{
+	if (sqlite3_column_int(st, 8))
+		return "false";
+	return sqlite3_column_type(st, 9) == SQLITE_NULL ? "null" : "true";
+}
+
 int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id, by_type, origin "
-				      "FROM chains WHERE lock = @lock AND (NOT @precise OR "
-				      "by_type = 0) ORDER BY file, line, function, class, path");
+	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id, by_type, origin, "
+				      CHAIN_UNBUILT_SQL ", (SELECT kind FROM audit_kinds "
+				      "WHERE path = chains.file) FROM chains WHERE lock = @lock AND "
+				      "(NOT @precise OR " CHAIN_PRECISE_SQL ") "
+				      "ORDER BY file, line, function, class, path");
 	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line, edge, candidates "
 					 "FROM chain_steps WHERE chain_id = @id ORDER BY step");
 	int json = flags & FACTS_JSON;
@@ -252,15 +266,18 @@ int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 				printf("null");
 			else
 				json_str(text(st, 7));
+			printf(", \"built\": %s", built(st));
 			if (print_edges(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;
 			putchar('}');
 		} else {
-			printf("%s:%d: warning: '%s' may %s with %s held (%s%s):\n", text(st, 0),
+			printf("%s:%d: warning: '%s' may %s with %s held (%s%s%s):\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 2),
 			       !strcmp(text(st, 3), "wait") ? "wait for another task" : "sleep",
 			       name, text(st, 3),
-			       !strcmp(text(st, 7), "by-type") ? "; held only through a call by type" : "");
+			       !strcmp(text(st, 7), "by-type") ? "; held only through a call by type" : "",
+			       sqlite3_column_int(st, 8) ? "; in a file the audited configuration does "
+			       "not build" : "");
 			if (print_steps(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;
 		}

@@ -528,7 +528,8 @@ int cmd_audit(int argc, const char **argv)
 	k.kernel_profile = kprofile;
 	strbuf_addf(&shards, "%s.shards", db_path);
 	k.shard_dir = shards.buf;
-	if (audit_progress_plan(db, (const char *const *)w.files, w.nr, p.job, p.tier, p.nr))
+	if (audit_progress_plan(db, (const char *const *)w.files, p.kind, w.nr, p.job,
+				p.tier, p.nr))
 		goto out;
 	if (p.nr) {
 		if (audit_plan_run(db, db_path, &p, ks, &k))

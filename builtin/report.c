@@ -39,9 +39,9 @@ const char usage_report[] =
 	"--lock NAME reports what 'bkl audit --lock NAME' found for another big\n"
 	"lock (rtnl, console, tty...; bkl too), without the campaign: its sites,\n"
 	"imbalances and chains per area of the tree (precise: chains without a\n"
-	"call resolved by type), then each imbalance, and each chain that\n"
-	"sleeps or waits with the lock held with the file:line of every call\n"
-	"along it.  JSON (format bkl-lock-report, version 2): totals, areas,\n"
+	"call resolved by type, in files the audited configuration builds), then\n"
+	"each imbalance, and each chain that sleeps or waits with the lock held\n"
+	"with the file:line of every call along it.  JSON (format bkl-lock-report, version 2): totals, areas,\n"
 	"imbalances, chains.  The database defaults to $BKL_CACHE/NAME.db\n"
 	"($BKL_DB, or the default one for bkl).\n";
 

@@ -244,11 +244,11 @@ static int pending_count(sqlite3 *db, int *n)
 	return count_rows(db, "SELECT count(*) FROM audit_pending", n);
 }
 
-int audit_progress_plan(sqlite3 *db, const char *const *walked, int nr_walked,
+int audit_progress_plan(sqlite3 *db, const char *const *walked, const char *kind, int nr_walked,
 			const struct kjob *job, const unsigned char *tier, int nr)
 {
-	sqlite3_stmt *del = NULL, *ins = NULL;
-	char num[32];
+	sqlite3_stmt *del = NULL, *ins = NULL, *kinds = NULL;
+	char num[32], k[2] = "";
 	int i;
 
 	if (db_begin(db))
@@ -256,11 +256,16 @@ int audit_progress_plan(sqlite3 *db, const char *const *walked, int nr_walked,
 	/* files outside this run's scope stay pending from an earlier run */
 	del = db_prepare(db, "DELETE FROM audit_pending WHERE path = @path");
 	ins = db_prepare(db, "INSERT OR REPLACE INTO audit_pending (path, tier) VALUES (@path, @tier)");
-	if (!del || !ins)
+	kinds = db_prepare(db, "INSERT OR REPLACE INTO audit_kinds (path, kind) VALUES (@path, @kind)");
+	if (!del || !ins || !kinds)
 		goto fail;
 	for (i = 0; i < nr_walked; i++) {
+		k[0] = kind[i];
 		sqlite3_reset(del);
-		if (db_bind_text(del, "@path", walked[i]) || db_step_done(del))
+		sqlite3_reset(kinds);
+		if (db_bind_text(del, "@path", walked[i]) || db_step_done(del) ||
+		    db_bind_text(kinds, "@path", walked[i]) || db_bind_text(kinds, "@kind", k) ||
+		    db_step_done(kinds))
 			goto fail;
 	}
 	for (i = 0; i < nr; i++) {
@@ -274,10 +279,12 @@ int audit_progress_plan(sqlite3 *db, const char *const *walked, int nr_walked,
 		goto fail;
 	sqlite3_finalize(del);
 	sqlite3_finalize(ins);
+	sqlite3_finalize(kinds);
 	return db_commit(db);
 fail:
 	sqlite3_finalize(del);
 	sqlite3_finalize(ins);
+	sqlite3_finalize(kinds);
 	db_rollback(db);
 	return error("cannot record the audit's plan");
 }
@@ -321,6 +328,7 @@ int audit_progress_finish(sqlite3 *db)
 static const char *const merge_sql[] = {
 	"INSERT OR REPLACE INTO main.audit_files SELECT * FROM st.audit_files",
 	"INSERT OR REPLACE INTO main.audit_stamps SELECT * FROM st.audit_stamps",
+	"INSERT OR REPLACE INTO main.audit_kinds SELECT * FROM st.audit_kinds",
 	"DELETE FROM main.audit_pending WHERE path IN (SELECT path FROM st.audit_files "
 	"WHERE path NOT IN (SELECT path FROM st.audit_pending))",
 	"INSERT OR REPLACE INTO main.audit_pending SELECT * FROM st.audit_pending",

@@ -39,10 +39,11 @@ int audit_progress_warn(sqlite3 *db);
 /*
  * bkl audit's side.  The plan: walked files leave the pending list (an
  * earlier run's files outside this scope stay), the jobs join it in
- * their order.  Each merged batch: the jobs that ran leave it.  The end:
+ * their order, and each walked file's kind (enum kflags_kind, or 'I':
+ * included) goes to audit_kinds.  Each merged batch: the jobs that ran leave it.  The end:
  * complete when nothing is pending (returns how many are), else stopped.
  */
-int audit_progress_plan(sqlite3 *db, const char *const *walked, int nr_walked,
+int audit_progress_plan(sqlite3 *db, const char *const *walked, const char *kind, int nr_walked,
 			const struct kjob *job, const unsigned char *tier, int nr);
 int audit_progress_done(sqlite3 *db, const struct kjob *job, int nr);
 int audit_progress_finish(sqlite3 *db);

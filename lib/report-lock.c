@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analyzer/analyzer.h"
 #include "db/db.h"
 #include "lib/report.h"
 #include "lib/report-lock.h"
@@ -87,7 +88,8 @@ static const char *col(sqlite3_stmt *st, int i)
 
 /*
  * Count each fact of the lock into its file's area; which: 0 sites,
- * 1 imbalances, 2 chains, 3 precise chains (no call resolved by type)
+ * 1 imbalances, 2 chains, 3 precise chains (no call resolved by type, no
+ * file the configuration does not build)
  */
 static int count(sqlite3 *db, const char *sql, const char *lock, struct lock_report *r, int which)
 {
@@ -137,7 +139,7 @@ static int load(sqlite3 *db, const char *lock, struct lock_report *r)
 		  lock, r, 0) ||
 	    count(db, "SELECT file FROM imbalances WHERE lock = @lock", lock, r, 1) ||
 	    count(db, "SELECT file FROM chains WHERE lock = @lock", lock, r, 2) ||
-	    count(db, "SELECT file FROM chains WHERE lock = @lock AND by_type = 0", lock, r, 3))
+	    count(db, "SELECT file FROM chains WHERE lock = @lock AND " CHAIN_PRECISE_SQL, lock, r, 3))
 		return -1;
 	qsort(r->areas, r->nr_areas, sizeof(*r->areas), cmp_area);
 	return 0;
@@ -260,14 +262,15 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int fmt)
 /*
  * A chain's calls by type (in the chain and in the coverage that puts
  * its function under the lock) and why its first call holds the lock:
- * JSON fields, or a note in the text when the chain is not precise.
+ * JSON fields, or a note in the text when the chain is not precise
+ * (calls by type, or a file the configuration does not build).
  */
 static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 {
-	int by_type = sqlite3_column_int(st, 6);
+	int by_type = sqlite3_column_int(st, 6), unbuilt = sqlite3_column_int(st, 8);
 
 	if (fmt == LOCK_HTML) {
-		if (by_type || !strcmp(col(st, 7), "by-type"))
+		if (by_type || unbuilt || !strcmp(col(st, 7), "by-type"))
 			strbuf_addstr(sb, " <span class=\"kind by-type\">not precise</span>");
 	} else if (fmt == LOCK_JSON) {
 		if (sqlite3_column_type(st, 6) == SQLITE_NULL)
@@ -279,6 +282,10 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 			strbuf_addstr(sb, "null");
 		else
 			report_json_str(sb, col(st, 7));
+		strbuf_addf(sb, ", \"built\": %s", unbuilt ? "false" :
+			    sqlite3_column_type(st, 9) == SQLITE_NULL ? "null" : "true");
+	} else if (unbuilt) {
+		strbuf_addstr(sb, " (not precise: in a file the audited configuration does not build)");
 	} else if (!strcmp(col(st, 7), "by-type")) {
 		strbuf_addstr(sb, " (not precise: under the lock only through a call by type)");
 	} else if (by_type) {
@@ -289,7 +296,9 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 {
 	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path, "
-				      "by_type, origin FROM chains WHERE lock = @lock ORDER BY class = 'sleep', "
+				      "by_type, origin, " CHAIN_UNBUILT_SQL ", (SELECT kind FROM "
+				      "audit_kinds WHERE path = chains.file) FROM chains "
+				      "WHERE lock = @lock ORDER BY class = 'sleep', "
 				      "length(path) - length(replace(path, ',', '')), file, line", lock);
 	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line, edge, candidates "
 				       "FROM chain_steps "
@@ -383,7 +392,7 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 	if (fmt == LOCK_HTML) {
 		html_addf(sb, "<p class=\"muted\"><a href=\"/\">overview</a> / lock</p><h1>%s</h1>"
 			  "<p>%d files analyzed (%d failed): %d sites, %d imbalances, %d chains that "
-			  "sleep or wait with it held (%d precise: no call by type).</p>"
+			  "sleep or wait with it held (%d precise: no call by type, every file built).</p>"
 			  "<p class=\"muted\">The same as JSON: <code>bkl report --lock %s "
 			  "--format json</code></p>", lock, r.files, r.failed, r.sites, r.imbalances,
 			  r.chains, r.precise, lock);
@@ -401,8 +410,8 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 	} else {
 		strbuf_addf(sb, "lock %s: %d files analyzed (%d failed): %d sites, %d imbalances, "
 			    "%d chains that sleep or wait with it held (%d precise: no call by "
-			    "type)\n", lock, r.files, r.failed, r.sites, r.imbalances, r.chains,
-			    r.precise);
+			    "type, every file built)\n", lock, r.files, r.failed, r.sites,
+			    r.imbalances, r.chains, r.precise);
 	}
 	areas(&r, sb, fmt);
 	if (imbalances(db, lock, sb, fmt) || chains(db, lock, sb, fmt))

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Draw chains for a precision check, deterministically: N precise chains
-# (no call resolved by type) and N others, each ranked by the SHA-1 of
+# (no call resolved by type, no file the audited configuration does not
+# build: bkl chains --precise) and N others, each ranked by the SHA-1 of
 # "file:line:function:class" (the same DB gives the same sample, and a
 # chain keeps its rank when others come or go).  Prints each chain with
 # its origin and every call with its file:line and edge kind, for a
@@ -22,9 +23,16 @@ case $lock in
 ''|*[!a-z0-9_-]*) echo "chain-sample: bad lock name '$lock'" >&2; exit 1 ;;
 esac
 
+# A chain through a file the audited configuration does not build is not
+# precise (schema 14 on; an older DB: by_type alone)
+unbuilt=0
+if [ -n "$(sqlite3 "$db" "SELECT name FROM sqlite_master WHERE name = 'chains_unbuilt'")" ]; then
+	unbuilt="id IN (SELECT chain_id FROM chains_unbuilt)"
+fi
+
 # id, precise, key; then the rank: sha1 of the key
 ranked() {
-	sqlite3 -separator '	' "$db" "SELECT id, by_type = 0, file || ':' || line || ':' ||
+	sqlite3 -separator '	' "$db" "SELECT id, by_type = 0 AND NOT $unbuilt, file || ':' || line || ':' ||
 		function || ':' || class FROM chains WHERE lock = '$lock' AND by_type IS NOT NULL" |
 	while IFS='	' read -r id precise key; do
 		printf '%s\t%s\t%s\n' "$(printf '%s' "$key" | sha1sum | cut -c1-16)" "$precise" "$id"
@@ -32,11 +40,12 @@ ranked() {
 }
 
 show() {	# ID
-	sqlite3 -separator '	' "$db" "SELECT file, line, function, class, origin, by_type
+	sqlite3 -separator '	' "$db" "SELECT file, line, function, class, origin, by_type, $unbuilt
 		FROM chains WHERE id = $1" |
-	while IFS='	' read -r file line fn class origin by_type; do
-		printf '%s:%s: %s: %s, origin %s, %s by type\n' "$file" "$line" "$fn" \
-			"$class" "$origin" "$by_type"
+	while IFS='	' read -r file line fn class origin by_type unb; do
+		printf '%s:%s: %s: %s, origin %s, %s by type%s\n' "$file" "$line" "$fn" \
+			"$class" "$origin" "$by_type" \
+			"$([ "$unb" = 1 ] && echo ', in a file the configuration does not build')"
 	done
 	# a covered function: the call that puts it under the lock
 	sqlite3 -separator '	' "$db" "SELECT v.struct || '.' || v.member, v.via_function,

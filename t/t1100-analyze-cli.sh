@@ -365,14 +365,16 @@ test_expect_success PYTHON3 '--json output parses, with exactly the contract key
 	        # implicit sites add entry, edge and candidates after the contract keys
 	        extra = ["entry", "edge", "candidates"] if r.get("kind") == "implicit" else []
 	        # chains add by_type and edges (how each call was resolved)
-	        # (origin: why its first call runs under the lock)
-	        extra += ["by_type", "origin", "edges"] if cmd == "chains" else []
+	        # (origin: why its first call runs under the lock; built: null
+	        # for a DB of bkl analyze alone, no audit says what is built)
+	        extra += ["by_type", "origin", "built", "edges"] if cmd == "chains" else []
 	        if cmd == "chains":
 	            assert len(r["edges"]) == len(r["path"]) - 1, r
 	            assert all(e["edge"] in ("direct", "registered", "table", "by-type") for e in r["edges"]), r
 	            in_path = sum(e["edge"] == "by-type" for e in r["edges"])
 	            assert r["origin"] in ("held", "covered", "by-type"), r
 	            assert (r["by_type"] > in_path) == (r["origin"] == "by-type"), r
+	            assert r["built"] is None, r
 	        assert list(r) == keys + extra, (cmd, r)
 	    assert rows == sorted(rows, key=lambda r: (r["file"], r["line"], r["function"])), cmd
 	EOF

@@ -203,6 +203,36 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'bkl check as the Kbuild check
 	bkl merge --db check.db
 '
 
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a chain in a file the configuration does not build: built false, never precise' '
+	for f in three unlisted; do
+		printf "#include <linux/delay.h>\n#include <bkltest.h>\nint bkltest_%s(void)\n{\n\tlock_kernel();\n\tmsleep(1);\n\tunlock_kernel();\n\treturn 0;\n}\n" \
+			$f >tree/drivers/char/bkltest/$f.c || return 1
+	done &&
+	audit >out &&
+	q "SELECT path, kind FROM audit_kinds ORDER BY path" >kinds &&
+	cat >expect <<-\EOF &&
+	drivers/char/bkltest/bad.c|F
+	drivers/char/bkltest/mod.c|F
+	drivers/char/bkltest/one.c|F
+	drivers/char/bkltest/three.c|F
+	drivers/char/bkltest/two.c|F
+	drivers/char/bkltest/unlisted.c|D
+	EOF
+	test_cmp expect kinds &&
+	bkl chains --db db >chains &&
+	grep "^drivers/char/bkltest/unlisted.c:6: .*(sleep; in a file the audited configuration does not build):" chains &&
+	grep "^drivers/char/bkltest/three.c:6: .*(sleep):" chains &&
+	bkl chains --db db --precise >precise &&
+	grep "^drivers/char/bkltest/three.c:6:" precise &&
+	! grep unlisted precise &&
+	bkl chains --db db --json >chains.json &&
+	grep "\"function\": \"bkltest_unlisted\".*\"built\": false" chains.json &&
+	grep "\"function\": \"bkltest_three\".*\"built\": true" chains.json &&
+	bkl report --db db --lock bkl >report &&
+	grep "bkltest_unlisted: sleep .*(not precise: in a file the audited configuration does not build)" report &&
+	grep "chains that sleep or wait with it held (1 precise" report
+'
+
 # ---- the order, a killed audit resumed, shards on several "hosts" ----
 
 SCOPE="drivers/char/bkltest drivers/misc/bkltest2 lib/bkltest3.c lib/bkltest4.c"
@@ -362,14 +392,14 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 '--lock rtnl: its own database
 	test "$(sqlite3 cache/rtnl.db "SELECT DISTINCT lock FROM files")" = rtnl &&
 	test "$(q "SELECT count(*) FROM files WHERE lock != '\''bkl'\''")" = 0 &&
 	bkl report --lock rtnl >rep &&
-	grep "^lock rtnl: 3 files analyzed (0 failed): 2 sites, 1 imbalances, 1 chains .*(1 precise: no call by type)$" rep &&
+	grep "^lock rtnl: 3 files analyzed (0 failed): 2 sites, 1 imbalances, 1 chains .*(1 precise: no call by type, every file built)$" rep &&
 	grep "^    2           1       1        1  drivers/misc/bkltest2$" rep &&
 	grep "^  drivers/misc/bkltest2/rt.c:[0-9]*: bkltest2_rt: return-held$" rep &&
 	grep "^  drivers/misc/bkltest2/rt.c:6: bkltest2_rt: sleep with rtnl held: bkltest2_rt -> msleep$" rep &&
 	grep "^      drivers/misc/bkltest2/rt.c:6: bkltest2_rt calls msleep (direct)$" rep &&
 	bkl report --lock rtnl --format json >rep.json &&
 	grep "^{\"format\": \"bkl-lock-report\", \"version\": 2, \"lock\": \"rtnl\", \"totals\": {\"files\": 3, " rep.json &&
-	grep "\"class\": \"sleep\", \"path\": \[\"bkltest2_rt\",\"msleep\"\], \"by_type\": 0, \"origin\": \"held\", \"steps\": \[{\"function\": \"bkltest2_rt\", \"file\": \"drivers/misc/bkltest2/rt.c\", \"line\": 6, \"edge\": \"direct\", \"candidates\": 1}" rep.json &&
+	grep "\"class\": \"sleep\", \"path\": \[\"bkltest2_rt\",\"msleep\"\], \"by_type\": 0, \"origin\": \"held\", \"built\": true, \"steps\": \[{\"function\": \"bkltest2_rt\", \"file\": \"drivers/misc/bkltest2/rt.c\", \"line\": 6, \"edge\": \"direct\", \"candidates\": 1}" rep.json &&
 	bkl audit --tree tree --config tinyconfig -j1 --lock rtnl drivers/misc/bkltest2 >out 2>err &&
 	grep "^audit: 3 files: 0 analyzed, 3 skipped" out
 '

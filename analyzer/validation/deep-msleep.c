@@ -72,7 +72,7 @@ int deep_entry(int n)
  * check-command: chains --json
  * check-output-start
  * [
- *   {"file": "deep-msleep.c", "line": 55, "function": "deep_entry", "class": "sleep", "path": ["deep_entry","level1","level2","msleep","schedule_timeout","schedule"], "by_type": 0, "origin": "held", "edges": [{"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
+ *   {"file": "deep-msleep.c", "line": 55, "function": "deep_entry", "class": "sleep", "path": ["deep_entry","level1","level2","msleep","schedule_timeout","schedule"], "by_type": 0, "origin": "held", "built": null, "edges": [{"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
  * ]
  * check-output-end
  */

@@ -59,8 +59,8 @@ void drop(void)
  * check-command: chains --json
  * check-output-start
  * [
- *   {"file": "json.c", "line": 18, "function": "foo_ioctl", "class": "sleep", "path": ["foo_ioctl","ssleep"], "by_type": 1, "origin": "by-type", "edges": [{"edge": "direct", "candidates": 1}]},
- *   {"file": "json.c", "line": 29, "function": "dispatch", "class": "sleep", "path": ["dispatch","foo_ioctl","ssleep"], "by_type": 1, "origin": "held", "edges": [{"edge": "by-type", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
+ *   {"file": "json.c", "line": 18, "function": "foo_ioctl", "class": "sleep", "path": ["foo_ioctl","ssleep"], "by_type": 1, "origin": "by-type", "built": null, "edges": [{"edge": "direct", "candidates": 1}]},
+ *   {"file": "json.c", "line": 29, "function": "dispatch", "class": "sleep", "path": ["dispatch","foo_ioctl","ssleep"], "by_type": 1, "origin": "held", "built": null, "edges": [{"edge": "by-type", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
  * ]
  * check-output-end
  */

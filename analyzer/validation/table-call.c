@@ -95,9 +95,9 @@ int slow_named(struct page *page)
  * check-command: chains --json
  * check-output-start
  * [
- *   {"file": "table-call.c", "line": 30, "function": "slow_writepage", "class": "sleep", "path": ["slow_writepage","msleep"], "by_type": 0, "origin": "covered", "edges": [{"edge": "direct", "candidates": 1}]},
- *   {"file": "table-call.c", "line": 64, "function": "any_inode", "class": "sleep", "path": ["any_inode","slow_writepage","msleep"], "by_type": 1, "origin": "held", "edges": [{"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
- *   {"file": "table-call.c", "line": 74, "function": "slow_named", "class": "sleep", "path": ["slow_named","slow_writepage","msleep"], "by_type": 0, "origin": "held", "edges": [{"edge": "table", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
+ *   {"file": "table-call.c", "line": 30, "function": "slow_writepage", "class": "sleep", "path": ["slow_writepage","msleep"], "by_type": 0, "origin": "covered", "built": null, "edges": [{"edge": "direct", "candidates": 1}]},
+ *   {"file": "table-call.c", "line": 64, "function": "any_inode", "class": "sleep", "path": ["any_inode","slow_writepage","msleep"], "by_type": 1, "origin": "held", "built": null, "edges": [{"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
+ *   {"file": "table-call.c", "line": 74, "function": "slow_named", "class": "sleep", "path": ["slow_named","slow_writepage","msleep"], "by_type": 0, "origin": "held", "built": null, "edges": [{"edge": "table", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
  * ]
  * check-output-end
  * check-command: sites

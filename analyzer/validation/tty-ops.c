@@ -121,9 +121,9 @@ static const struct tty_operations pty_ops = { .open = pty_open };
  * check-command: chains --json
  * check-output-start
  * [
- *   {"file": "tty-ops.c", "line": 46, "function": "chrdev_open", "class": "sleep", "path": ["chrdev_open","tty_open","uart_open","mutex_lock"], "by_type": 1, "origin": "held", "edges": [{"edge": "registered", "candidates": 1}, {"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
- *   {"file": "tty-ops.c", "line": 56, "function": "tty_open", "class": "sleep", "path": ["tty_open","uart_open","mutex_lock"], "by_type": 1, "origin": "covered", "edges": [{"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
- *   {"file": "tty-ops.c", "line": 75, "function": "uart_open", "class": "sleep", "path": ["uart_open","mutex_lock"], "by_type": 1, "origin": "by-type", "edges": [{"edge": "direct", "candidates": 1}]}
+ *   {"file": "tty-ops.c", "line": 46, "function": "chrdev_open", "class": "sleep", "path": ["chrdev_open","tty_open","uart_open","mutex_lock"], "by_type": 1, "origin": "held", "built": null, "edges": [{"edge": "registered", "candidates": 1}, {"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
+ *   {"file": "tty-ops.c", "line": 56, "function": "tty_open", "class": "sleep", "path": ["tty_open","uart_open","mutex_lock"], "by_type": 1, "origin": "covered", "built": null, "edges": [{"edge": "by-type", "candidates": 2}, {"edge": "direct", "candidates": 1}]},
+ *   {"file": "tty-ops.c", "line": 75, "function": "uart_open", "class": "sleep", "path": ["uart_open","mutex_lock"], "by_type": 1, "origin": "by-type", "built": null, "edges": [{"edge": "direct", "candidates": 1}]}
  * ]
  * check-output-end
  * check-command: imbalance
