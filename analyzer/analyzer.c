@@ -235,6 +235,7 @@ static int analyze_one(struct run *r, sqlite3 *db, const char *file, const char 
 	if (has_error && !errors_tolerable(r))
 		return EXIT_SPARSE_ERROR;
 	facts_store_registrations(&tu);
+	objects_resolve(&tu);
 	for (i = 0; i < r->nr_global; i++)
 		if (!*r->macros || strcmp(stream_name(i), r->macros))
 			add_dep(&fi, stream_name(i));

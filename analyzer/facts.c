@@ -122,6 +122,8 @@ static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_in
 		if (tbl) {
 			c->tbl = ident_str(tbl->ident);
 			c->tbl_static = !!(tbl->ctype.modifiers & MOD_STATIC);
+		} else {
+			c->obj = call_object(insn, &c->obj_off);
 		}
 	} else {
 		c->kind = CALL_POINTER;
@@ -155,6 +157,7 @@ void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep)
 	f->is_inline = s->is_inline;
 	f->coarse = s->coarse;
 	guards_prepare(&gd, ep);
+	objects_function(tu, ep);
 	for (i = 0; i < s->nr_calls; i++)
 		add_call(tu, s, fn, &s->calls[i], &gd);
 	qsort(tu->calls + first, tu->nr_calls - first, sizeof(*tu->calls), by_line);

@@ -139,6 +139,8 @@ struct fact_call {
 	const char *st, *member;	/* CALL_MEMBER */
 	const char *tbl;		/* CALL_MEMBER through this table variable */
 	int tbl_static;
+	struct symbol *obj;		/* ... through this static pointer's pointee */
+	long long obj_off;		/* at this offset in it (objects.c) */
 	const char *guard;		/* runs for these values of a parameter (guards.c) */
 	const char *args;		/* CALL_DIRECT: its constant arguments (guards.c) */
 	int held;			/* enum held mask over all paths */
@@ -173,6 +175,13 @@ struct fact_row {			/* sites and imbalances */
 	int line;
 };
 
+/* A store into the object a static pointer points to (objects.c) */
+struct fact_obj {
+	struct symbol *obj;
+	long long off;
+	struct symbol *tbl;		/* the table stored there; NULL: something else */
+};
+
 struct tu {
 	const char *path;		/* as given on the command line */
 	int main_stream;
@@ -184,6 +193,8 @@ struct tu {
 	int nr_stores, alloc_stores;
 	struct fact_reg *regs;
 	int nr_regs, alloc_regs;
+	struct fact_obj *objs;		/* stores into static pointers' pointees */
+	int nr_objs, alloc_objs;
 	struct fact_row *sites;
 	int nr_sites, alloc_sites;
 	struct fact_row *imbs;
@@ -237,6 +248,11 @@ void fn_summary_release(struct fn_summary *s);
 void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
 void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep);
+
+/* objects.c: member calls through a file's static pointers */
+struct symbol *call_object(struct instruction *call, long long *off);
+void objects_function(struct tu *tu, struct entrypoint *ep);
+void objects_resolve(struct tu *tu);
 
 /* guards.c: constant arguments, and the switch arms and ifs that test them */
 struct guard_arm {
