@@ -16,6 +16,7 @@ struct g_fn {
 	int first_edge, nr_edges;
 	int covered;			/* implicit: index+1 in g->cover */
 	int next_same_name;		/* chain of non-static functions by name */
+	int unbuilt;			/* in a file the audited config does not build */
 };
 
 struct g_target {

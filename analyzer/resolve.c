@@ -42,10 +42,32 @@ static int add_fn(struct graph *g, const char *name, int file_id, int ext)
 	return g->nr_fns - 1;
 }
 
+/*
+ * Chain a non-static function into its name's list.  The head is what
+ * a call by name reaches: a definition the audited configuration builds
+ * comes before one it does not (kfree() is in mm/slub.c, not in the
+ * mm/slob.c that allmodconfig leaves out).
+ */
+static void add_global(struct graph *g, int n)
+{
+	struct g_fn *f = &g->fns[n];
+	int head = gmap_get(&g->fmap, f->name, SCOPE_GLOBAL);
+
+	if (head >= 0 && f->unbuilt && !g->fns[head].unbuilt) {
+		f->next_same_name = g->fns[head].next_same_name;
+		g->fns[head].next_same_name = n;
+		return;
+	}
+	f->next_same_name = head;
+	gmap_put(&g->fmap, f->name, SCOPE_GLOBAL, n);
+}
+
 static int load_functions(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT f.file_id, f.name, f.file, f.line, f.static, "
-				      "files.path FROM functions f JOIN files ON files.id = "
+				      "files.path, EXISTS (SELECT 1 FROM audit_kinds k WHERE "
+				      "k.path = files.path AND k.kind IN ('O', 'D')) "
+				      "FROM functions f JOIN files ON files.id = "
 				      "f.file_id WHERE files.lock = @lock "
 				      "ORDER BY f.file_id, f.name");
 	int rc;
@@ -62,11 +84,10 @@ static int load_functions(sqlite3 *db, struct graph *g)
 		f->line = sqlite3_column_int(st, 3);
 		f->is_static = sqlite3_column_int(st, 4);
 		f->path = col(st, 5);
+		f->unbuilt = sqlite3_column_int(st, 6);
 		gmap_put(&g->fmap, f->name, f->file_id, n);
-		if (!f->is_static) {
-			f->next_same_name = gmap_get(&g->fmap, f->name, SCOPE_GLOBAL);
-			gmap_put(&g->fmap, f->name, SCOPE_GLOBAL, n);
-		}
+		if (!f->is_static)
+			add_global(g, n);
 	}
 	sqlite3_finalize(st);
 	g->nr_bodies = g->nr_fns;

@@ -233,6 +233,40 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a chain in a file the configu
 	grep "chains that sleep or wait with it held (1 precise" report
 '
 
+# bkltest_pick is built in pk.c and unlisted in pq.c, which comes second
+# (a second run): the last definition seen, the sleeping one, is not the
+# one a call by name reaches
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a call by name reaches the definition the configuration builds' '
+	T=tree/drivers/char/bkltest &&
+	replace $T/Makefile && echo "obj-y += pk.o callers.o" >>$T/Makefile &&
+	printf "int bkltest_pick(void)\n{\n\treturn 1;\n}\n" >$T/pk.c &&
+	cat >$T/callers.c <<-\EOF &&
+	#include <bkltest.h>
+	int bkltest_pick(void);
+	int bkltest_callers(void)
+	{
+		int r;
+
+		lock_kernel();
+		r = bkltest_pick();
+		unlock_kernel();
+		return r;
+	}
+	EOF
+	audit >out &&
+	printf "#include <linux/delay.h>\nint bkltest_pick(void)\n{\n\tmsleep(1);\n\treturn 1;\n}\n" >$T/pq.c &&
+	audit >out &&
+	q "SELECT path || '\'' '\'' || kind FROM audit_kinds WHERE path GLOB '\''*bkltest/p[kq].c'\'' ORDER BY path" >kinds &&
+	printf "drivers/char/bkltest/pk.c F\ndrivers/char/bkltest/pq.c D\n" >expect &&
+	test_cmp expect kinds &&
+	bkl chains --db db >chains &&
+	! grep bkltest_callers chains &&
+	q "SELECT count(*) FROM functions WHERE name = '\''bkltest_pick'\''" >n &&
+	test "$(cat n)" = 2 &&
+	rm $T/pk.c $T/pq.c $T/callers.c && sed -i "\$d" $T/Makefile &&
+	audit >out && grep "^audit: 3 files gone from the tree" out
+'
+
 # ---- the order, a killed audit resumed, shards on several "hosts" ----
 
 SCOPE="drivers/char/bkltest drivers/misc/bkltest2 lib/bkltest3.c lib/bkltest4.c"
