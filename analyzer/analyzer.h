@@ -107,6 +107,12 @@ enum { FACTS_JSON = 1, FACTS_PRECISE = 2 };
 #define CHAIN_UNBUILT_SQL "(id IN (SELECT chain_id FROM chains_unbuilt))"
 /* SQL over chains: a precise chain (bkl chains --precise) */
 #define CHAIN_PRECISE_SQL "(by_type = 0 AND NOT " CHAIN_UNBUILT_SQL ")"
+/* SQL over chains: 0 through an unbuilt file, 1 its file built, NULL no audit says */
+#define CHAIN_BUILT_SQL "(CASE WHEN " CHAIN_UNBUILT_SQL " THEN 0 WHEN EXISTS (SELECT 1 " \
+	"FROM audit_kinds WHERE path = chains.file) THEN 1 END)"
+/* A CHAIN_BUILT_SQL column: is the chain through an unbuilt file?  As JSON: */
+int chain_unbuilt(sqlite3_stmt *st, int col);
+const char *chain_built_json(sqlite3_stmt *st, int col);
 int analyzer_print_sites(sqlite3 *db, const char *lock, int json);
 int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json);
 int analyzer_print_chains(sqlite3 *db, const char *lock, int flags);

@@ -23,8 +23,8 @@ static pseudo_t nth_arg(struct instruction *insn, int n)
 	return NULL;
 }
 
-/* The variable an argument is the address of (`&foo_fops`), if any. */
-static struct symbol *arg_variable(pseudo_t p)
+/* The variable a value is the address of (`&foo_fops`), if any. */
+struct symbol *arg_variable(pseudo_t p)
 {
 	struct symbol *s;
 

@@ -113,8 +113,8 @@ static int reaches(const struct guards *gd, int i, int j, struct basic_block *bb
 }
 
 /*
- * The arm(s) of test i that reach bb, as a guard into sb; 0 if none
- * narrows it.  The test must dominate bb, and bb is reached through
+ * The arm(s) of test i that reach bb, as a guard appended to sb (after
+ * a space, if sb holds one already); 0 if none narrows it.  The test must dominate bb, and bb is reached through
  * the arms from which it is reachable without passing the test again
  * (in a loop the test sees the same parameter each time): a
  * fall-through from the arm above is one of them.
@@ -130,7 +130,7 @@ static int arm_guard(const struct guards *gd, int i, struct basic_block *bb, str
 	for (j = 0; j < t->nr; j++)
 		if (t->arm[j].begin > t->arm[j].end)
 			dflt = !!reaches(gd, i, j, bb);
-	strbuf_addf(sb, "%d:%s", t->param, dflt ? "!" : "");
+	strbuf_addf(sb, "%s%d:%s", mark ? " " : "", t->param, dflt ? "!" : "");
 	for (j = 0; j < t->nr; j++) {
 		const struct guard_arm *a = t->arm + j;
 
@@ -203,16 +203,8 @@ const char *guard_of(const struct guards *gd, struct basic_block *bb)
 	const char *ret = NULL;
 	int i;
 
-	for (i = 0; i < gd->nr && bb; i++) {
-		size_t mark = sb.len;
-
-		if (mark)
-			strbuf_addch(&sb, ' ');
-		if (!arm_guard(gd, i, bb, &sb) && sb.len > mark) {
-			sb.len = mark;
-			sb.buf[mark] = 0;
-		}
-	}
+	for (i = 0; i < gd->nr && bb; i++)
+		arm_guard(gd, i, bb, &sb);
 	if (sb.len)
 		ret = intern(sb.buf, sb.len);
 	strbuf_release(&sb);

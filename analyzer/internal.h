@@ -249,6 +249,9 @@ void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
 void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep);
 
+/* facts.c: the variable a value is the address of (&foo_fops), not a function */
+struct symbol *arg_variable(pseudo_t p);
+
 /* objects.c: member calls through a file's static pointers */
 struct symbol *call_object(struct instruction *call, long long *off);
 void objects_function(struct tu *tu, struct entrypoint *ep);

@@ -57,20 +57,6 @@ static struct symbol *pointee_of(pseudo_t p)
 	return NULL;
 }
 
-/* The table variable a stored value is (`&ptm_unix98_ops`), or NULL */
-static struct symbol *table_of(pseudo_t v)
-{
-	struct symbol *s;
-
-	if (v && v->type == PSEUDO_REG && v->def && v->def->opcode == OP_SYMADDR)
-		v = v->def->src;
-	if (!v || v->type != PSEUDO_SYM || !(s = v->sym) || !s->ident)
-		return NULL;
-	if (s->ctype.base_type && s->ctype.base_type->type == SYM_FN)
-		return NULL;
-	return s;
-}
-
 /*
  * The object a member call goes through and the offset of the pointer
  * to its table: `G->ops->open()` is load 0[load off[load 0[G]]].
@@ -108,7 +94,7 @@ void objects_function(struct tu *tu, struct entrypoint *ep)
 			o = ARR_PUSH(tu->objs, tu->nr_objs, tu->alloc_objs);
 			o->obj = g;
 			o->off = insn->offset;
-			o->tbl = table_of(insn->target);
+			o->tbl = arg_variable(insn->target);
 		} END_FOR_EACH_PTR(insn);
 	} END_FOR_EACH_PTR(bb);
 }

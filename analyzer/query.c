@@ -221,23 +221,27 @@ static int print_edges(sqlite3_stmt *steps, sqlite3_int64 id)
 	return rc;
 }
 
+int chain_unbuilt(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) != SQLITE_NULL && !sqlite3_column_int(st, col);
+}
+
 /*
  * "built": false when the chain runs through a file the audited
  * configuration does not build, true when bkl audit saw its file built
  * or included, null when no audit says (a DB of bkl analyze alone)
  */
-static const char *built(sqlite3_stmt *st)
+const char *chain_built_json(sqlite3_stmt *st, int col)
 {
-	if (sqlite3_column_int(st, 8))
-		return "false";
-	return sqlite3_column_type(st, 9) == SQLITE_NULL ? "null" : "true";
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return "null";
+	return sqlite3_column_int(st, col) ? "true" : "false";
 }
 
 int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, class, path, id, by_type, origin, "
-				      CHAIN_UNBUILT_SQL ", (SELECT kind FROM audit_kinds "
-				      "WHERE path = chains.file) FROM chains WHERE lock = @lock AND "
+				      CHAIN_BUILT_SQL " FROM chains WHERE lock = @lock AND "
 				      "(NOT @precise OR " CHAIN_PRECISE_SQL ") "
 				      "ORDER BY file, line, function, class, path");
 	sqlite3_stmt *steps = db_prepare(db, "SELECT function, file, line, edge, candidates "
@@ -266,7 +270,7 @@ int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 				printf("null");
 			else
 				json_str(text(st, 7));
-			printf(", \"built\": %s", built(st));
+			printf(", \"built\": %s", chain_built_json(st, 8));
 			if (print_edges(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;
 			putchar('}');
@@ -276,7 +280,7 @@ int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 			       !strcmp(text(st, 3), "wait") ? "wait for another task" : "sleep",
 			       name, text(st, 3),
 			       !strcmp(text(st, 7), "by-type") ? "; held only through a call by type" : "",
-			       sqlite3_column_int(st, 8) ? "; in a file the audited configuration does "
+			       chain_unbuilt(st, 8) ? "; in a file the audited configuration does "
 			       "not build" : "");
 			if (print_steps(steps, sqlite3_column_int64(st, 5)) != SQLITE_DONE)
 				break;

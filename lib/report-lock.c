@@ -267,7 +267,7 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int fmt)
  */
 static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 {
-	int by_type = sqlite3_column_int(st, 6), unbuilt = sqlite3_column_int(st, 8);
+	int by_type = sqlite3_column_int(st, 6), unbuilt = chain_unbuilt(st, 8);
 
 	if (fmt == LOCK_HTML) {
 		if (by_type || unbuilt || !strcmp(col(st, 7), "by-type"))
@@ -282,8 +282,7 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 			strbuf_addstr(sb, "null");
 		else
 			report_json_str(sb, col(st, 7));
-		strbuf_addf(sb, ", \"built\": %s", unbuilt ? "false" :
-			    sqlite3_column_type(st, 9) == SQLITE_NULL ? "null" : "true");
+		strbuf_addf(sb, ", \"built\": %s", chain_built_json(st, 8));
 	} else if (unbuilt) {
 		strbuf_addstr(sb, " (not precise: in a file the audited configuration does not build)");
 	} else if (!strcmp(col(st, 7), "by-type")) {
@@ -296,8 +295,7 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 {
 	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path, "
-				      "by_type, origin, " CHAIN_UNBUILT_SQL ", (SELECT kind FROM "
-				      "audit_kinds WHERE path = chains.file) FROM chains "
+				      "by_type, origin, " CHAIN_BUILT_SQL " FROM chains "
 				      "WHERE lock = @lock ORDER BY class = 'sleep', "
 				      "length(path) - length(replace(path, ',', '')), file, line", lock);
 	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line, edge, candidates "
