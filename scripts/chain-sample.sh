@@ -34,9 +34,9 @@ fi
 ranked() {
 	sqlite3 -separator '	' "$db" "SELECT id, by_type = 0 AND NOT $unbuilt, file || ':' || line || ':' ||
 		function || ':' || class FROM chains WHERE lock = '$lock' AND by_type IS NOT NULL" |
-	while IFS='	' read -r id precise key; do
-		printf '%s\t%s\t%s\n' "$(printf '%s' "$key" | sha1sum | cut -c1-16)" "$precise" "$id"
-	done | sort
+	# one process for every hash, not a sha1sum per chain (thousands of them)
+	perl -MDigest::SHA=sha1_hex -F'\t' -lane \
+		'print substr(sha1_hex($F[2]), 0, 16), "\t$F[1]\t$F[0]"' | sort
 }
 
 show() {	# ID
