@@ -113,6 +113,8 @@ enum { FACTS_JSON = 1, FACTS_PRECISE = 2 };
 /* A CHAIN_BUILT_SQL column: is the chain through an unbuilt file?  As JSON: */
 int chain_unbuilt(sqlite3_stmt *st, int col);
 const char *chain_built_json(sqlite3_stmt *st, int col);
+/* The rules the global pass runs with, as a key (meta analyzer.rules) */
+const char *analyzer_rules_key(void);
 int analyzer_print_sites(sqlite3 *db, const char *lock, int json);
 int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json);
 int analyzer_print_chains(sqlite3 *db, const char *lock, int flags);

@@ -20,6 +20,8 @@
 #include "analyzer/analyzer.h"
 #include "analyzer/graph.h"
 #include "db/db.h"
+#include "lib/embed.h"
+#include "lib/series.h"
 
 /* Each pass is one lock's: the rows of the files analyzed for it. */
 #define LOCK_FILES	"WHERE file_id IN (SELECT id FROM files WHERE lock = @lock) "
@@ -670,17 +672,23 @@ static int store_coverage(sqlite3 *db, struct graph *g)
 	return ret;
 }
 
-static int set_meta(sqlite3 *db, const char *key, long value)
+static int set_meta_text(sqlite3 *db, const char *key, const char *value)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO meta (key, value) VALUES (@key, @value)");
-	char buf[32];
 	int ret;
 
-	snprintf(buf, sizeof(buf), "%ld", value);
-	ret = !st || db_bind_text(st, "@key", key) || db_bind_text(st, "@value", buf) ||
+	ret = !st || db_bind_text(st, "@key", key) || db_bind_text(st, "@value", value) ||
 	      db_step_done(st) ? -1 : 0;
 	sqlite3_finalize(st);
 	return ret;
+}
+
+static int set_meta(sqlite3 *db, const char *key, long value)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", value);
+	return set_meta_text(db, key, buf);
 }
 
 /* One lock's pass over the rows of its files: coverage, then chains. */
@@ -705,6 +713,31 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
 }
 
 #define MAX_LOCKS	32
+
+/*
+ * What the global pass's results depend on besides the facts: the rules
+ * built into bkl (analyzer/profiles/) and this pass's own logic (bump
+ * GLOBAL_PASS_REV when a change to it changes chains).  A DB whose pass
+ * ran with another key gets it again from bkl audit.
+ */
+#define GLOBAL_PASS_REV	1
+extern const struct embedded_file analyzer_profiles_files[];
+
+const char *analyzer_rules_key(void)
+{
+	static char key[17];
+	const struct embedded_file *e;
+	uint64_t h = fnv1a(FNV1A_INIT, "rev", 3);
+	int rev = GLOBAL_PASS_REV;
+
+	if (*key)
+		return key;
+	h = fnv1a(h, &rev, sizeof(rev));
+	for (e = analyzer_profiles_files; e->name; e++)
+		h = fnv1a(fnv1a(h, e->name, strlen(e->name) + 1), e->data, e->len);
+	snprintf(key, sizeof(key), "%016llx", (unsigned long long)h);
+	return key;
+}
 
 int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 {
@@ -731,7 +764,8 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 	for (i = 0; i < nr; i++)
 		if (resolve_lock(db, o, locks[i], &unresolved, &unresolved_held))
 			goto out_rollback;
-	if (set_meta(db, "analyzer.resolved", 1) ||
+	if (set_meta(db, "analyzer.resolved", 1) || 
+	    set_meta_text(db, "analyzer.rules", analyzer_rules_key()) ||
 	    set_meta(db, "analyzer.unresolved", unresolved) ||
 	    set_meta(db, "analyzer.unresolved_held", unresolved_held))
 		goto out_rollback;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "analyzer/analyzer.h"
 #include "db/db.h"
 #include "audit-order.h"
 #include "audit-progress.h"
@@ -26,15 +27,20 @@
 #include "strbuf.h"
 #include "usage.h"
 
-/* Did the analyzer's global pass run after the last analysis? */
+/*
+ * Did the analyzer's global pass run after the last analysis, with the
+ * rules this bkl has (a newer bkl's profiles change the chains)?
+ */
 int audit_resolved(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
 	int yes = 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = 'analyzer.resolved'",
-			       -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		yes = sqlite3_column_text(st, 0) && !strcmp((const char *)sqlite3_column_text(st, 0), "1");
+	if (sqlite3_prepare_v2(db, "SELECT count(*) = 2 FROM meta WHERE "
+			       "(key = 'analyzer.resolved' AND value = '1') OR "
+			       "(key = 'analyzer.rules' AND value = @rules)", -1, &st, NULL) == SQLITE_OK &&
+	    !db_bind_text(st, "@rules", analyzer_rules_key()) && sqlite3_step(st) == SQLITE_ROW)
+		yes = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	return yes;
 }

@@ -147,6 +147,15 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'second run skips everything' 
 	grep "^audit: parse failures 1/6" out
 '
 
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a global pass run with other rules (an older bkl) runs again, nothing re-analyzed' '
+	q "UPDATE meta SET value = '\''older'\'' WHERE key = '\''analyzer.rules'\''" &&
+	audit >out &&
+	grep "^audit: 6 files: 0 analyzed, 6 skipped" out &&
+	rules=$(q "SELECT value FROM meta WHERE key = '\''analyzer.rules'\''") &&
+	test -n "$rules" && test "$rules" != older &&
+	test "$(q "SELECT value FROM meta WHERE key = '\''analyzer.resolved'\''")" = 1
+'
+
 test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'touching a header without changing it re-analyzes nothing' '
 	touch tree/drivers/char/bkltest/inc/bkltest.h &&
 	audit >out &&
