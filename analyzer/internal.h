@@ -266,18 +266,27 @@ struct guard_test {			/* a switch or an if on a parameter */
 	struct basic_block *bb;
 	int param;			/* 1-based */
 	int nr;
+	int weak;			/* the arm any value may take, or -1 */
+	unsigned long long mask;	/* a bit test: arm 0 has a bit of it set */
 	struct guard_arm *arm;
 };
+#define GUARD_FEAS	4
 struct guards {
 	struct guard_test *test;
 	int nr, alloc;
 	unsigned char **reach;		/* per test, per arm: the blocks it reaches */
 	int alloc_reach;
 	size_t bytes;			/* of one arm's bitmap */
+	int feas_param[GUARD_FEAS];	/* parameters tested against 0 ... */
+	unsigned char *feas[GUARD_FEAS][2]; /* ... the blocks that run when 0, when not */
+	int nr_feas;
 };
 void guards_prepare(struct guards *gd, struct entrypoint *ep);
 const char *guard_of(const struct guards *gd, struct basic_block *bb);
 const char *const_args(struct instruction *call);
+/* feasible.c */
+int feasible_blocks(struct entrypoint *ep, int param, int nz, int nr_bbs,
+		    unsigned char *reach, size_t bytes);
 void facts_store_registrations(struct tu *tu);
 /* Position of an instruction as the user wrote it: file and line. */
 const char *pos_file(struct position pos);

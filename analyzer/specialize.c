@@ -11,10 +11,14 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "analyzer/graph.h"
 #include "lib/strbuf.h"
 
-/* The constant an args string gives parameter param ("2=1;4=0"); 0 if none. */
+/*
+ * What an args string ("2=1;4=0;1=!0") says of parameter param: 1 and
+ * the constant in *v, 2 if it is only known not to be 0, else 0.
+ */
 static int arg_value(const char *args, int param, long long *v)
 {
 	const char *p = args;
@@ -26,6 +30,8 @@ static int arg_value(const char *args, int param, long long *v)
 		if (*end != '=')
 			return 0;
 		if (pos == param) {
+			if (end[1] == '!')
+				return 2;
 			*v = strtoll(end + 1, NULL, 10);
 			return 1;
 		}
@@ -41,17 +47,11 @@ static int guard_param(const char *guard)
 	return guard ? atoi(guard) : 0;
 }
 
-/* Does one test ("2:1-1,3-5", up to a space) allow the arguments args? */
-static int test_allows(const char *guard, const char *args)
+/* Is v in the ranges at p ("1-1,3-5", up to a space)? */
+static int in_ranges(const char *p, long long v)
 {
-	const char *p = strchr(guard, ':');
-	long long v;
-	int neg, in = 0;
+	int in = 0;
 
-	if (!p || !arg_value(args, guard_param(guard), &v))
-		return 1;
-	neg = *++p == '!';
-	p += neg;
 	while (*p && !in) {
 		char *end;
 		long long lo = strtoll(p, &end, 10), hi = lo;
@@ -65,6 +65,27 @@ static int test_allows(const char *guard, const char *args)
 		if (end == p && *p)
 			break;
 	}
+	return in;
+}
+
+/*
+ * Does one test ("2:1-1,3-5", "4:!&2048", up to a space) allow the
+ * arguments args?  A value known only not to be 0 is refused by "0-0"
+ * alone, and allowed by anything else.
+ */
+static int test_allows(const char *guard, const char *args)
+{
+	const char *p = strchr(guard, ':');
+	long long v = 0;
+	int neg, in, known;
+
+	if (!p || !(known = arg_value(args, guard_param(guard), &v)))
+		return 1;
+	neg = *++p == '!';
+	p += neg;
+	if (known == 2)
+		return neg || *p == '&' || strncmp(p, "0-0", 3) || (p[3] && p[3] != ' ');
+	in = *p == '&' ? !!(v & strtoull(p + 1, NULL, 10)) : in_ranges(p, v);
 	return neg ? !in : in;
 }
 
