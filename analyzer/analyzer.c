@@ -428,6 +428,24 @@ static void count(sqlite3 *db, const char *sql, const char *lock, int *out)
 	sqlite3_finalize(st);
 }
 
+/*
+ * What a file's facts depend on in bkl itself: this analysis (bump
+ * ANALYZER_FACTS_REV when a change to it changes the facts it records)
+ * and the profiles' rules.  bkl audit analyzes a file again when its key
+ * differs, as it does when the file or its flags change.
+ */
+#define ANALYZER_FACTS_REV	2
+
+const char *analyzer_facts_key(void)
+{
+	static char key[17];
+
+	if (!*key)
+		snprintf(key, sizeof(key), "%016llx",
+			 (unsigned long long)profiles_hash("facts", ANALYZER_FACTS_REV));
+	return key;
+}
+
 int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts *o,
 		 struct analyzer_stats *stats)
 {

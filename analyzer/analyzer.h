@@ -14,6 +14,7 @@
  *    through a function pointer, with the evidence) and chains (calls made
  *    with the BKL held that reach a sleeping or waiting primitive).
  */
+#include <stdint.h>
 #include <sqlite3.h>
 
 struct analyzer_opts {
@@ -115,6 +116,10 @@ int chain_unbuilt(sqlite3_stmt *st, int col);
 const char *chain_built_json(sqlite3_stmt *st, int col);
 /* The rules the global pass runs with, as a key (meta analyzer.rules) */
 const char *analyzer_rules_key(void);
+/* What a file's facts depend on in bkl itself, as a key (bkl audit's plan) */
+const char *analyzer_facts_key(void);
+/* A hash of what, and revision rev, with every profile bkl has built in */
+uint64_t profiles_hash(const char *what, int rev);
 int analyzer_print_sites(sqlite3 *db, const char *lock, int json);
 int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json);
 int analyzer_print_chains(sqlite3 *db, const char *lock, int flags);

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyzer/internal.h"
+#include "analyzer/analyzer.h"
 #include "lib/embed.h"
+#include "lib/series.h"
 #include "lib/strbuf.h"
 
 /* analyzer/profiles/\*.lock and \*.kernel, built in by scripts/embed.sh */
@@ -220,6 +222,18 @@ static int parse(struct primitives *p, char *text, const char *source, int where
 			return error("%s:%d: bad primitive rule '%s'", source, lineno, f[0]);
 	}
 	return 0;
+}
+
+/* A hash of what, and revision rev, with every profile bkl has built in. */
+uint64_t profiles_hash(const char *what, int rev)
+{
+	const struct embedded_file *e;
+	uint64_t h = fnv1a(FNV1A_INIT, what, strlen(what));
+
+	h = fnv1a(h, &rev, sizeof(rev));
+	for (e = analyzer_profiles_files; e->name; e++)
+		h = fnv1a(fnv1a(h, e->name, strlen(e->name) + 1), e->data, e->len);
+	return h;
 }
 
 static const struct embedded_file *find_profile(const char *name, const char *suffix)

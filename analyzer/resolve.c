@@ -720,21 +720,16 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
  * GLOBAL_PASS_REV when a change to it changes chains).  A DB whose pass
  * ran with another key gets it again from bkl audit.
  */
-#define GLOBAL_PASS_REV	1
-extern const struct embedded_file analyzer_profiles_files[];
+#define GLOBAL_PASS_REV	2
 
 const char *analyzer_rules_key(void)
 {
 	static char key[17];
-	const struct embedded_file *e;
-	uint64_t h = fnv1a(FNV1A_INIT, "rev", 3);
-	int rev = GLOBAL_PASS_REV;
+	uint64_t h;
 
 	if (*key)
 		return key;
-	h = fnv1a(h, &rev, sizeof(rev));
-	for (e = analyzer_profiles_files; e->name; e++)
-		h = fnv1a(fnv1a(h, e->name, strlen(e->name) + 1), e->data, e->len);
+	h = profiles_hash("rev", GLOBAL_PASS_REV);
 	snprintf(key, sizeof(key), "%016llx", (unsigned long long)h);
 	return key;
 }

@@ -135,23 +135,20 @@ int audit_one_lock(sqlite3 *db, const char *db_path, const char *lock)
 }
 
 /*
- * What a file's analysis depends on besides its flags: the config, and
- * the profiles when not the default ones, so that a DB audited for one
- * lock is analyzed again for another.
+ * What a file's analysis depends on besides its flags: the config, the
+ * profiles when not the default ones (a DB audited for one lock is
+ * analyzed again for another), and bkl's own analysis and rules (an
+ * upgraded bkl analyzes again what it would record otherwise).
  */
 void audit_plan_key(const char *config_hash, const char *lock, const char *kprofile,
 		    char key[17])
 {
-	uint64_t h;
+	uint64_t h = fnv1a(FNV1A_INIT, config_hash, 16);
 
-	if ((!lock || !strcmp(lock, "bkl")) && !kprofile) {
-		snprintf(key, 17, "%.16s", config_hash);
-		return;
-	}
-	h = fnv1a(FNV1A_INIT, config_hash, 16);
 	h = fnv1a(h, lock ? lock : "bkl", strlen(lock ? lock : "bkl") + 1);
 	if (kprofile)
 		h = fnv1a(h, kprofile, strlen(kprofile));
+	h = fnv1a(h, analyzer_facts_key(), 16);
 	snprintf(key, 17, "%016llx", (unsigned long long)h);
 }
 
