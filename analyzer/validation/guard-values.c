@@ -6,7 +6,7 @@
  * on the head-less path runs; pcpu_alloc() takes the plain mutex only for
  * __GFP_NOFAIL, a bit current_gfp_context() keeps; a loop that moves a
  * user pointer on under `if (ubuf)` never copies to user space when the
- * caller passes NULL.  Callers that pass other values keep their chains.
+ * caller passes NULL (but one that loads the next pointer may).  Callers that pass other values keep their chains.
  */
 #define __acquires(x) __attribute__((context(x, 0, 1)))
 #define __releases(x) __attribute__((context(x, 1, 0)))
@@ -149,6 +149,28 @@ static int user_read(char *ubuf)
 	return r;
 }
 
+extern void *next_buf(void);
+
+static int poll_bufs(int n, char *buf)
+{
+	while (n-- > 0) {
+		if (buf)
+			msleep(5);			/* a later buf may be set */
+		buf = next_buf();
+	}
+	return 0;
+}
+
+static int poll_open(void)
+{
+	int r;
+
+	lock_kernel();
+	r = poll_bufs(4, 0);				/* NULL first, then not: sleeps */
+	unlock_kernel();
+	return r;
+}
+
 /*
  * check-name: non-zero arguments, bit tests and loop copies narrow the callee
  * check-command: chains
@@ -172,6 +194,10 @@ static int user_read(char *ubuf)
  * guard-values.c:147: warning: 'user_read' may sleep with the BKL held (sleep):
  *   user_read  guard-values.c:147
  *     recv_msg  guard-values.c:122
+ *       msleep
+ * guard-values.c:169: warning: 'poll_open' may sleep with the BKL held (sleep):
+ *   poll_open  guard-values.c:169
+ *     poll_bufs  guard-values.c:158
  *       msleep
  * check-output-end
  */
