@@ -79,7 +79,7 @@ static int value(const struct feas_walk *w, const struct feas_state *st, pseudo_
 	if (p->type == PSEUDO_VAL)
 		return !!p->value;
 	if (p->type == PSEUDO_SYM)
-		return 1;
+		return sym_nonzero(p->sym) ? 1 : -1;
 	if (!def || depth > FEAS_DEPTH)
 		return -1;
 	switch (def->opcode) {

@@ -412,6 +412,18 @@ const char *guard_of(const struct guards *gd, struct basic_block *bb)
 }
 
 /*
+ * The address of sym is not 0: an object or a static function (an
+ * extern function may be a weak one that is not linked in; sparse does
+ * not keep __weak).
+ */
+int sym_nonzero(struct symbol *sym)
+{
+	struct symbol *base = sym ? sym->ctype.base_type : NULL;
+
+	return sym && !(base && base->type == SYM_FN && !(sym->ctype.modifiers & MOD_STATIC));
+}
+
+/*
  * An argument that cannot be 0: a symbol's address, or a pointer plus a
  * constant offset (`&p->rcu`, which kfree_rcu() hands kvfree_call_rcu()).
  */
@@ -420,7 +432,7 @@ static int nonzero_arg(pseudo_t p)
 	struct instruction *def = p->type == PSEUDO_REG ? p->def : NULL;
 
 	if (p->type == PSEUDO_SYM)
-		return 1;
+		return sym_nonzero(p->sym);
 	return def && def->opcode == OP_ADD && def->src2->type == PSEUDO_VAL &&
 	       def->src2->value > 0 && def->type && is_ptr_type(def->type);
 }

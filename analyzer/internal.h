@@ -284,6 +284,7 @@ struct guards {
 void guards_prepare(struct guards *gd, struct entrypoint *ep);
 const char *guard_of(const struct guards *gd, struct basic_block *bb);
 const char *const_args(struct instruction *call);
+int sym_nonzero(struct symbol *sym);
 /* feasible.c */
 int feasible_blocks(struct entrypoint *ep, int param, int nz, int nr_bbs,
 		    unsigned char *reach, size_t bytes);
