@@ -14,9 +14,12 @@
  * each site just follows the "next" links; recursion cannot loop.
  *
  * What ends a chain: a wait primitive; an allocation primitive whose
- * constant gfp argument allows direct reclaim; a plain sleep primitive we
- * have no body for, or whose body reaches no primitive (with a body,
- * msleep is followed on to schedule_timeout and schedule).
+ * constant gfp argument allows direct reclaim; a plain sleep primitive,
+ * whatever its body reaches: msleep is where its caller sleeps, and
+ * schedule -> __schedule -> ... with the scheduler's calls through
+ * pointers is one sink, not chains of their own.  Going on into the body
+ * would name a call the chain cannot know runs: schedule_timeout calls
+ * schedule() in two places, the first for MAX_SCHEDULE_TIMEOUT only.
  */
 #include <stdio.h>
 #include <string.h>
@@ -36,8 +39,6 @@ struct chains {
 	struct graph *g;
 	unsigned char *prim;		/* P_* */
 	const struct prim_rule **sleep_rule;
-	unsigned char *reaches;		/* reaches a primitive */
-	unsigned char *opens;		/* a sleep primitive's body calls another by name */
 	int *rev_start, *rev;		/* reverse edges: edge indexes, by target */
 	int *dist[NR_CLASSES], *next_edge[NR_CLASSES], *next_node[NR_CLASSES];
 	int *queue;
@@ -93,7 +94,7 @@ static int sink_class(struct chains *c, const struct g_edge *e, int t)
 	case P_GFP:
 		return is_prim_call(c, e, t) ? CLASS_SLEEP : -1;
 	case P_SLEEP:
-		return c->g->fns[t].ext || !c->reaches[t] || !c->opens[t] ? CLASS_SLEEP : -1;
+		return CLASS_SLEEP;
 	default:
 		return -1;
 	}
@@ -102,32 +103,7 @@ static int sink_class(struct chains *c, const struct g_edge *e, int t)
 /* May a chain go on through edge e into t's body? */
 static int followed(struct chains *c, const struct g_edge *e, int t)
 {
-	return prop(e) && !c->g->fns[t].ext &&
-	       (c->prim[t] == P_NONE || (c->prim[t] == P_SLEEP && c->opens[t]));
-}
-
-/*
- * A sleep primitive's body is followed only where it calls another
- * primitive by name (msleep -> schedule_timeout -> schedule): that shows
- * where it sleeps.  Otherwise it is the chain's end, whatever its body
- * reaches: schedule -> __schedule -> ... and the scheduler's own calls
- * through pointers are one sink, not chains of their own.
- */
-static void sleep_bodies(struct chains *c)
-{
-	struct graph *g = c->g;
-	int i, k;
-
-	for (i = 0; i < g->nr_edges; i++) {
-		const struct g_edge *e = &g->edges[i];
-
-		if (c->prim[e->caller] != P_SLEEP || e->kind != CALL_DIRECT || !prop(e))
-			continue;
-		for (k = 0; k < e->nr_targets; k++)
-			if (e->targets[k].node != e->caller &&
-			    is_prim_call(c, e, e->targets[k].node))
-				c->opens[e->caller] = 1;
-	}
+	return prop(e) && !c->g->fns[t].ext && c->prim[t] == P_NONE;
 }
 
 static void build_reverse(struct chains *c)
@@ -154,35 +130,6 @@ static void build_reverse(struct chains *c)
 					c->rev[fill[t]++] = i;
 			}
 		free(fill);
-	}
-}
-
-/* Which functions reach some primitive (to know which sleep bodies end chains). */
-static void reaches(struct chains *c)
-{
-	struct graph *g = c->g;
-	int head = 0, tail = 0, i, k;
-
-	for (i = 0; i < g->nr_edges; i++) {
-		const struct g_edge *e = &g->edges[i];
-
-		for (k = 0; k < e->nr_targets && prop(e); k++)
-			if (is_prim_call(c, e, e->targets[k].node) && !c->reaches[e->caller]) {
-				c->reaches[e->caller] = 1;
-				c->queue[tail++] = e->caller;
-			}
-	}
-	while (head < tail) {
-		int n = c->queue[head++];
-
-		for (i = c->rev_start[n]; i < c->rev_start[n + 1]; i++) {
-			int caller = g->edges[c->rev[i]].caller;
-
-			if (!c->reaches[caller]) {
-				c->reaches[caller] = 1;
-				c->queue[tail++] = caller;
-			}
-		}
 	}
 }
 
@@ -418,8 +365,6 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 
 	c.prim = calloc(sz, 1);
 	c.sleep_rule = calloc(sz, sizeof(*c.sleep_rule));
-	c.reaches = calloc(sz, 1);
-	c.opens = calloc(sz, 1);
 	c.rev_start = calloc(sz + 1, sizeof(int));
 	c.queue = calloc(sz, sizeof(int));
 	for (cls = 0; cls < NR_CLASSES; cls++) {
@@ -428,9 +373,7 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 		c.next_node[cls] = calloc(sz, sizeof(int));
 	}
 	classify(&c);
-	sleep_bodies(&c);
 	build_reverse(&c);
-	reaches(&c);
 	for (cls = 0; cls < NR_CLASSES; cls++)
 		distances(&c, cls);
 	*nr_chains = 0;
@@ -449,8 +392,6 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 	sqlite3_finalize(step);
 	free(c.prim);
 	free((void *)c.sleep_rule);
-	free(c.reaches);
-	free(c.opens);
 	free(c.rev_start);
 	free(c.rev);
 	free(c.queue);

@@ -1,9 +1,11 @@
 /*
  * A sleep four calls down, through msleep(), whose body is analyzed too:
- * the chain goes on into it (schedule_timeout, then schedule, where no
- * further primitive is reached) instead of stopping at the table's
- * msleep.  The chain is the shortest: the longer way through level3 is
- * not the one printed.
+ * the chain ends at msleep all the same, the first primitive on the way.
+ * Going on into its body would name calls the chain cannot know run:
+ * this schedule_timeout() calls schedule() only when its timeout is not
+ * MAX_SCHEDULE_TIMEOUT, as the kernel's first schedule() call runs only
+ * when it is.  The chain is the shortest: the longer way through level3
+ * is not the one printed.
  */
 #define __acquires(x) __attribute__((context(x, 0, 1)))
 #define __releases(x) __attribute__((context(x, 1, 0)))
@@ -19,6 +21,8 @@ void schedule(void)
 
 long schedule_timeout(long timeout)
 {
+	if (timeout == 0x7fffffff)
+		return timeout;
 	set_current_state(2);
 	schedule();
 	return 0;
@@ -58,21 +62,19 @@ int deep_entry(int n)
 }
 
 /*
- * check-name: the deep msleep chain, followed into analyzed bodies
+ * check-name: the deep msleep chain ends at msleep, not in its body
  * check-command: chains
  * check-output-start
- * deep-msleep.c:55: warning: 'deep_entry' may sleep with the BKL held (sleep):
- *   deep_entry  deep-msleep.c:55
- *     level1  deep-msleep.c:49
- *       level2  deep-msleep.c:44
- *         msleep  deep-msleep.c:32
- *           schedule_timeout  deep-msleep.c:23
- *             schedule
+ * deep-msleep.c:59: warning: 'deep_entry' may sleep with the BKL held (sleep):
+ *   deep_entry  deep-msleep.c:59
+ *     level1  deep-msleep.c:53
+ *       level2  deep-msleep.c:48
+ *         msleep
  * check-output-end
  * check-command: chains --json
  * check-output-start
  * [
- *   {"file": "deep-msleep.c", "line": 55, "function": "deep_entry", "class": "sleep", "path": ["deep_entry","level1","level2","msleep","schedule_timeout","schedule"], "by_type": 0, "origin": "held", "built": null, "edges": [{"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
+ *   {"file": "deep-msleep.c", "line": 59, "function": "deep_entry", "class": "sleep", "path": ["deep_entry","level1","level2","msleep"], "by_type": 0, "origin": "held", "built": null, "edges": [{"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}, {"edge": "direct", "candidates": 1}]}
  * ]
  * check-output-end
  */

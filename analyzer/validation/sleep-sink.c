@@ -1,12 +1,10 @@
 /*
- * A sleep primitive whose body reaches further primitives only through
- * calls that are not to a primitive by name ends the chain: schedule()
+ * A sleep primitive ends the chain, whatever its body reaches: schedule()
  * here calls __schedule(), which calls the scheduler class through a
- * pointer, whose implementation takes a mutex.  The chain is
- * bkl_user -> msleep -> schedule, not a chain on into pick_next and
- * mutex_lock; msleep's body is still followed (it calls schedule by
- * name).  A sleep primitive that calls no primitive at all (ssleep
- * here) is the end as it always was.
+ * pointer, whose implementation takes a mutex, and msleep() calls
+ * schedule() by name.  The chain is bkl_user -> msleep, not a chain on
+ * into schedule, pick_next and mutex_lock.  A sleep primitive that calls
+ * no primitive at all (ssleep here) is the end as it always was.
  */
 #define __acquires(x) __attribute__((context(x, 0, 1)))
 #define __releases(x) __attribute__((context(x, 1, 0)))
@@ -61,15 +59,14 @@ void bkl_user(void)
 }
 
 /*
- * check-name: a sleep primitive that calls no primitive by name ends the chain
+ * check-name: a sleep primitive ends the chain, whatever its body calls
  * check-command: chains
  * check-output-start
- * sleep-sink.c:58: warning: 'bkl_user' may sleep with the BKL held (sleep):
- *   bkl_user  sleep-sink.c:58
- *     msleep  sleep-sink.c:47
- *       schedule
- * sleep-sink.c:59: warning: 'bkl_user' may sleep with the BKL held (sleep):
- *   bkl_user  sleep-sink.c:59
+ * sleep-sink.c:56: warning: 'bkl_user' may sleep with the BKL held (sleep):
+ *   bkl_user  sleep-sink.c:56
+ *     msleep
+ * sleep-sink.c:57: warning: 'bkl_user' may sleep with the BKL held (sleep):
+ *   bkl_user  sleep-sink.c:57
  *     ssleep
  * check-output-end
  */
