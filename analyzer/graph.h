@@ -4,7 +4,8 @@
 
 /*
  * The whole call graph of a DB, in memory, for the global pass:
- * resolve.c loads it and computes implicit coverage, chains.c the chains.
+ * resolve.c loads it, coverage.c computes implicit coverage, chains.c the
+ * chains.
  * Nodes are the analyzed functions, then one node per name called but
  * not analyzed (externals: primitives, mostly).
  */
@@ -119,6 +120,9 @@ int graph_load(sqlite3 *db, struct graph *g);
 void graph_specialize(struct graph *g);
 void graph_free(struct graph *g);
 int graph_held_context(const struct graph *g, int node);
+/* coverage.c: implicit coverage, computed and written */
+void graph_coverage(struct graph *g);
+int graph_store_coverage(sqlite3 *db, struct graph *g);
 /* chains.c: compute and insert the chains (inside resolve's transaction) */
 int chains_store(sqlite3 *db, struct graph *g, int *nr_chains);
 
