@@ -38,7 +38,6 @@ enum { P_NONE, P_BKL, P_WAIT, P_GFP, P_SLEEP, P_ATOMIC };
 struct chains {
 	struct graph *g;
 	unsigned char *prim;		/* P_* */
-	const struct prim_rule **sleep_rule;
 	int *rev_start, *rev;		/* reverse edges: edge indexes, by target */
 	int *dist[NR_CLASSES], *next_edge[NR_CLASSES], *next_node[NR_CLASSES];
 	int *queue;
@@ -65,23 +64,8 @@ static void classify(struct chains *c)
 			c->prim[n] = P_WAIT;
 		else if (prim_match(g->prims, PRIM_ATOMIC, name))
 			c->prim[n] = P_ATOMIC;	/* followed() never enters it */
-		else if ((r = prim_match(g->prims, PRIM_SLEEP, name))) {
+		else if ((r = prim_match(g->prims, PRIM_SLEEP, name)))
 			c->prim[n] = r->arg ? P_GFP : P_SLEEP;
-			c->sleep_rule[n] = r;
-		}
-	}
-}
-
-/* Does edge e into node t reach a primitive right there (any class)? */
-static int is_prim_call(struct chains *c, const struct g_edge *e, int t)
-{
-	switch (c->prim[t]) {
-	case P_WAIT: case P_SLEEP:
-		return 1;
-	case P_GFP:
-		return e->has_gfp && (e->gfp & c->g->prims->gfp_reclaim);
-	default:
-		return 0;
 	}
 }
 
@@ -91,8 +75,8 @@ static int sink_class(struct chains *c, const struct g_edge *e, int t)
 	switch (c->prim[t]) {
 	case P_WAIT:
 		return CLASS_WAIT;
-	case P_GFP:
-		return is_prim_call(c, e, t) ? CLASS_SLEEP : -1;
+	case P_GFP:	/* an allocation whose constant gfp may reclaim */
+		return e->has_gfp && (e->gfp & c->g->prims->gfp_reclaim) ? CLASS_SLEEP : -1;
 	case P_SLEEP:
 		return CLASS_SLEEP;
 	default:
@@ -364,7 +348,6 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 	size_t sz = g->nr_fns + 1;
 
 	c.prim = calloc(sz, 1);
-	c.sleep_rule = calloc(sz, sizeof(*c.sleep_rule));
 	c.rev_start = calloc(sz + 1, sizeof(int));
 	c.queue = calloc(sz, sizeof(int));
 	for (cls = 0; cls < NR_CLASSES; cls++) {
@@ -391,7 +374,6 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 	sqlite3_finalize(ins);
 	sqlite3_finalize(step);
 	free(c.prim);
-	free((void *)c.sleep_rule);
 	free(c.rev_start);
 	free(c.rev);
 	free(c.queue);

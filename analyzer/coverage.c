@@ -46,6 +46,18 @@ static int entry_reg(struct graph *g, const struct g_edge *e, const struct g_tar
 	return -1;
 }
 
+/* What puts a function under the lock: call j (e) to target t, entry reg. */
+static void set_cover(struct g_cover *c, const struct g_edge *e, int j,
+		      const struct g_target *t, int reg)
+{
+	c->edge = j;
+	c->store = t->store;
+	c->reg = reg >= 0 ? reg : t->reg;
+	c->entry = reg >= 0;
+	c->registered = t->reg >= 0;
+	c->by_table = e->by_table;
+}
+
 static void cover_from(struct graph *g, int j, int *queue, int *tail)
 {
 	struct g_edge *e = &g->edges[j];
@@ -67,24 +79,13 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 			c = &g->cover[f->covered - 1];
 			if ((!c->entry && reg >= 0) ||
 			    (cover_by_type(c) &&
-			     (t->reg >= 0 || e->by_table))) {
-				c->edge = j;
-				c->store = t->store;
-				c->reg = reg >= 0 ? reg : t->reg;
-				c->entry = reg >= 0;
-				c->registered = t->reg >= 0;
-				c->by_table = e->by_table;
-			}
+			     (t->reg >= 0 || e->by_table)))
+				set_cover(c, e, j, t, reg);
 			continue;
 		}
 		c = ARR_PUSH(g->cover, g->nr_cover, g->alloc_cover);
 		c->node = t->node;
-		c->edge = j;
-		c->store = t->store;
-		c->reg = reg >= 0 ? reg : t->reg;
-		c->entry = reg >= 0;
-		c->registered = t->reg >= 0;
-		c->by_table = e->by_table;
+		set_cover(c, e, j, t, reg);
 		f->covered = g->nr_cover;
 		queue[(*tail)++] = t->node;
 	}
