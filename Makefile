@@ -25,7 +25,8 @@ BKL_CFLAGS := $(CFLAGS) -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -Wno-missing-field-initializers -I. -I$(SPARSE_DIR) -MMD -MP
 LIBS := $(SPARSE_LIB) -lsqlite3 -lmicrohttpd -lpthread
 
-SRCS := bkl.c $(wildcard lib/*.c builtin/*.c analyzer/*.c db/*.c web/*.c)
+SRCS := bkl.c $(wildcard lib/*.c db/*.c ktree/*.c kbuild/*.c analyzer/*.c audit/*.c \
+	qemu/*.c campaign/*.c report/*.c web/*.c builtin/*.c)
 # Built into the binary: the schema migrations (and web assets, later).
 SCHEMA := $(sort $(wildcard db/schema/*.sql))
 WEB_STATIC := $(sort $(wildcard web/static/*))

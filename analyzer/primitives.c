@@ -15,7 +15,7 @@
 #include "analyzer/internal.h"
 #include "analyzer/analyzer.h"
 #include "lib/embed.h"
-#include "lib/series.h"
+#include "ktree/series.h"
 #include "lib/strbuf.h"
 
 /* analyzer/profiles/\*.lock and \*.kernel, built in by scripts/embed.sh */

@@ -21,7 +21,7 @@
 #include "analyzer/graph.h"
 #include "db/db.h"
 #include "lib/embed.h"
-#include "lib/series.h"
+#include "ktree/series.h"
 
 /* Each pass is one lock's: the rows of the files analyzed for it. */
 #define LOCK_FILES	"WHERE file_id IN (SELECT id FROM files WHERE lock = @lock) "

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include "analyzer/internal.h"
 #include "db/db.h"
-#include "lib/series.h"
+#include "ktree/series.h"
 
 int hash_file(const char *path, char hex[17])
 {

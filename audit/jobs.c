@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "kbuild-jobs.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "audit/jobs.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static volatile sig_atomic_t stop_requested;
 

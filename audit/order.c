@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "audit-order.h"
-#include "strbuf.h"
+#include "audit/order.h"
+#include "lib/strbuf.h"
 
 struct audit_order {
 	unsigned char *tier;

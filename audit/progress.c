@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "db/db.h"
-#include "audit-order.h"
-#include "audit-progress.h"
-#include "campaign.h"
-#include "kbuild-jobs.h"
-#include "usage.h"
+#include "audit/order.h"
+#include "audit/progress.h"
+#include "campaign/campaign.h"
+#include "audit/jobs.h"
+#include "lib/usage.h"
 
 static int set_meta(sqlite3 *db, const char *key, const char *value)
 {

@@ -3,7 +3,7 @@
 #define BKL_AUDIT_PROGRESS_H
 
 #include <sqlite3.h>
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct kjob;
 

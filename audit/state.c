@@ -17,12 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "db/db.h"
-#include "kbuild-flags.h"
-#include "kbuild-jobs.h"
-#include "kbuild-state.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "kbuild/flags.h"
+#include "audit/jobs.h"
+#include "audit/state.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 /* A string-keyed hash table, open addressing. */
 struct sent {

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "analyzer/analyzer.h"
 #include "builtin.h"
-#include "lib/facts-cmd.h"
+#include "builtin/facts.h"
 
 const char usage_chains[] =
 	"usage: bkl chains [--db DB] [--lock NAME] [--precise] [--json]\n"

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "db/db.h"
-#include "lib/kbuild-flags.h"
+#include "kbuild/flags.h"
 #include "lib/run-command.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"

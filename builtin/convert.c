@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
-#include "lib/campaign-pushdown.h"
-#include "lib/campaign-record.h"
+#include "campaign/pushdown.h"
+#include "campaign/record.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"

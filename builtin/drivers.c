@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
-#include "lib/audit-progress.h"
-#include "lib/campaign-drivers.h"
-#include "lib/kbuild-modules.h"
-#include "lib/ktree.h"
-#include "lib/maintainers.h"
+#include "audit/progress.h"
+#include "campaign/drivers.h"
+#include "kbuild/modules.h"
+#include "ktree/ktree.h"
+#include "ktree/maintainers.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"

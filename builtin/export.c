@@ -4,7 +4,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "db/db.h"
-#include "lib/campaign.h"
+#include "campaign/campaign.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"

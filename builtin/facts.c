@@ -7,10 +7,10 @@
 #include "analyzer/analyzer.h"
 #include "builtin.h"
 #include "db/db.h"
-#include "facts-cmd.h"
-#include "parse-options.h"
-#include "paths.h"
-#include "usage.h"
+#include "builtin/facts.h"
+#include "lib/parse-options.h"
+#include "lib/paths.h"
+#include "lib/usage.h"
 
 int facts_command(int argc, const char **argv, const char *name,
 		  int (*print)(sqlite3 *db, const char *lock, int flags), int precise_ok)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include "builtin.h"
-#include "lib/campaign.h"
+#include "campaign/campaign.h"
 #include "lib/parse-options.h"
 #include "lib/usage.h"
 

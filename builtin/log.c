@@ -3,7 +3,7 @@
 #include <string.h>
 #include "builtin.h"
 #include "db/db.h"
-#include "lib/campaign-drivers.h"
+#include "campaign/drivers.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"

@@ -3,7 +3,7 @@
 #include "analyzer/analyzer.h"
 #include "builtin.h"
 #include "db/db.h"
-#include "lib/audit-progress.h"
+#include "audit/progress.h"
 #include "lib/parse-options.h"
 #include "lib/usage.h"
 

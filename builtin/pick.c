@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
-#include "lib/audit-progress.h"
-#include "lib/campaign-audit.h"
+#include "audit/progress.h"
+#include "campaign/audit.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"

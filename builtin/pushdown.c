@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
-#include "lib/campaign-check.h"
-#include "lib/campaign-patch.h"
-#include "lib/campaign-pushdown.h"
+#include "campaign/check.h"
+#include "campaign/patch.h"
+#include "campaign/pushdown.h"
 #include "lib/parse-options.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"

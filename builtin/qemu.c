@@ -9,12 +9,12 @@
 #include <string.h>
 #include <time.h>
 #include "builtin.h"
-#include "lib/ktree.h"
+#include "ktree/ktree.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
-#include "lib/qemu.h"
-#include "lib/report.h"
-#include "lib/series.h"
+#include "qemu/qemu.h"
+#include "report/report.h"
+#include "ktree/series.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 

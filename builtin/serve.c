@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include "builtin.h"
-#include "lib/audit-progress.h"
+#include "audit/progress.h"
 #include "db/db.h"
 #include "lib/parse-options.h"
 #include "lib/usage.h"

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "analyzer/analyzer.h"
 #include "builtin.h"
-#include "lib/facts-cmd.h"
+#include "builtin/facts.h"
 
 const char usage_sites[] =
 	"usage: bkl sites [--db DB] [--lock NAME] [--json]\n"

@@ -4,8 +4,8 @@
 #include <string.h>
 #include "builtin.h"
 #include "db/db.h"
-#include "lib/campaign-drivers.h"
-#include "lib/campaign-patch.h"
+#include "campaign/drivers.h"
+#include "campaign/patch.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
 #include "lib/usage.h"

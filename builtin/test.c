@@ -11,14 +11,14 @@
 #include <unistd.h>
 #include "builtin.h"
 #include "db/db.h"
-#include "lib/campaign.h"
-#include "lib/ktree.h"
+#include "campaign/campaign.h"
+#include "ktree/ktree.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
-#include "lib/qemu-driver.h"
-#include "lib/qemu-witness.h"
-#include "lib/report.h"
-#include "lib/series.h"
+#include "qemu/driver.h"
+#include "qemu/witness.h"
+#include "report/report.h"
+#include "ktree/series.h"
 #include "lib/usage.h"
 
 const char usage_test[] =

@@ -5,13 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 #include "builtin.h"
-#include "lib/ktree.h"
+#include "ktree/ktree.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
 #include "lib/run-command.h"
-#include "lib/series.h"
+#include "ktree/series.h"
 #include "lib/strbuf.h"
-#include "lib/tree-build.h"
+#include "kbuild/build.h"
 #include "lib/usage.h"
 
 const char usage_tree[] =

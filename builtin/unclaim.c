@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
-#include "lib/campaign-drivers.h"
+#include "campaign/drivers.h"
 #include "lib/parse-options.h"
 #include "lib/usage.h"
 

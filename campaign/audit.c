@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-audit.h"
-#include "campaign-patch.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/audit.h"
+#include "campaign/patch.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 /* Calls that make a device reachable from user space. */
 static const char *const registrations[] = {

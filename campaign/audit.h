@@ -2,8 +2,8 @@
 #ifndef BKL_CAMPAIGN_AUDIT_H
 #define BKL_CAMPAIGN_AUDIT_H
 
-#include "campaign-drivers.h"
-#include "campaign-csrc.h"
+#include "campaign/drivers.h"
+#include "campaign/csrc.h"
 
 struct strbuf;
 

@@ -5,13 +5,13 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include "campaign.h"
+#include "campaign/campaign.h"
 #include "db/db.h"
-#include "ktree.h"
-#include "paths.h"
-#include "run-command.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "ktree/ktree.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 const char *const cstatus_names[CS_NR] = {
 	"unclaimed", "claimed", "pushed-down", "audited", "converted", "tested", "done",

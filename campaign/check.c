@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-check.h"
+#include "campaign/check.h"
 #include "db/db.h"
-#include "qemu-driver.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "qemu/driver.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 struct hunk {
 	int old_start, old_len, new_start, new_len;

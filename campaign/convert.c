@@ -10,15 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-audit.h"
-#include "campaign-patch.h"
-#include "campaign-pushdown.h"
-#include "campaign-record.h"
-#include "campaign-rewrite.h"
-#include "paths.h"
-#include "run-command.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/audit.h"
+#include "campaign/patch.h"
+#include "campaign/pushdown.h"
+#include "campaign/record.h"
+#include "campaign/rewrite.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static const char *const slugs[V_NR] = {
 	"remove-the-BKL-from-open", "replace-the-BKL-with-a-mutex",

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-csrc.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/csrc.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static const char *const punct3[] = { "<<=", ">>=", "...", NULL };
 static const char *const punct2[] = {

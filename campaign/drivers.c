@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-drivers.h"
+#include "campaign/drivers.h"
 #include "db/db.h"
-#include "kbuild-modules.h"
-#include "maintainers.h"
-#include "paths.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "kbuild/modules.h"
+#include "ktree/maintainers.h"
+#include "lib/paths.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 struct strv {
 	char **v;

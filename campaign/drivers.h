@@ -2,7 +2,7 @@
 #ifndef BKL_CAMPAIGN_DRIVERS_H
 #define BKL_CAMPAIGN_DRIVERS_H
 
-#include "campaign.h"
+#include "campaign/campaign.h"
 
 /* An entry point of a driver the BKL covers. */
 struct centry {

@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-rewrite.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/rewrite.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 void edits_add(struct edits *ed, int off, int len, const char *text)
 {

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-drivers.h"
+#include "campaign/drivers.h"
 #include "db/db.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 int facts_check(struct campaign *c)
 {

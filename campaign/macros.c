@@ -14,9 +14,9 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include "campaign-csrc.h"
-#include "campaign-pushdown.h"
-#include "strbuf.h"
+#include "campaign/csrc.h"
+#include "campaign/pushdown.h"
+#include "lib/strbuf.h"
 
 static int is_ident(int ch)
 {

@@ -2,7 +2,7 @@
 #ifndef BKL_CAMPAIGN_PATCH_H
 #define BKL_CAMPAIGN_PATCH_H
 
-#include "campaign-drivers.h"
+#include "campaign/drivers.h"
 
 struct strbuf;
 

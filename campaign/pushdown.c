@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-pushdown.h"
-#include "campaign-patch.h"
-#include "campaign-rewrite.h"
+#include "campaign/pushdown.h"
+#include "campaign/patch.h"
+#include "campaign/rewrite.h"
 #include "db/db.h"
-#include "paths.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "lib/paths.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static int implicit_files(const struct cdriver *d, char ***files)
 {

@@ -2,7 +2,7 @@
 #ifndef BKL_CAMPAIGN_PUSHDOWN_H
 #define BKL_CAMPAIGN_PUSHDOWN_H
 
-#include "campaign-drivers.h"
+#include "campaign/drivers.h"
 
 /*
  * patches/drivers/<driver>/0001-<area>-<driver>-push-down-the-BKL-into-open.patch:

@@ -10,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "campaign-record.h"
-#include "campaign-audit.h"
-#include "campaign-patch.h"
-#include "campaign-pushdown.h"
-#include "paths.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/record.h"
+#include "campaign/audit.h"
+#include "campaign/patch.h"
+#include "campaign/pushdown.h"
+#include "lib/paths.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 #define KEEP_FROM "\n## Checklist\n"
 

@@ -2,7 +2,7 @@
 #ifndef BKL_CAMPAIGN_RECORD_H
 #define BKL_CAMPAIGN_RECORD_H
 
-#include "campaign-drivers.h"
+#include "campaign/drivers.h"
 
 struct strbuf;
 

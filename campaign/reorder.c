@@ -9,13 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-audit.h"
-#include "campaign-patch.h"
-#include "campaign-pushdown.h"
-#include "campaign-rewrite.h"
-#include "paths.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/audit.h"
+#include "campaign/patch.h"
+#include "campaign/pushdown.h"
+#include "campaign/rewrite.h"
+#include "lib/paths.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static int next_line(const struct csrc *c, int off)
 {

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "campaign-rewrite.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/rewrite.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 /* What we learn about the function before touching it. */
 struct fn {

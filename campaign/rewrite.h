@@ -2,7 +2,7 @@
 #ifndef BKL_CAMPAIGN_REWRITE_H
 #define BKL_CAMPAIGN_REWRITE_H
 
-#include "campaign-csrc.h"
+#include "campaign/csrc.h"
 
 struct strbuf;
 

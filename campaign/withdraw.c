@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "campaign-pushdown.h"
-#include "campaign-patch.h"
-#include "campaign.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "campaign/pushdown.h"
+#include "campaign/patch.h"
+#include "campaign/campaign.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static int remove_patch(const struct campaign *c, const char *rel)
 {

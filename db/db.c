@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "db.h"
+#include "db/db.h"
 #include "lib/embed.h"
 #include "lib/paths.h"
 #include "lib/strbuf.h"

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "kbuild-flags.h"
-#include "strbuf.h"
+#include "kbuild/flags.h"
+#include "lib/strbuf.h"
 
 void kflags_normalize_path(char *path)
 {

@@ -23,15 +23,15 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "kbuild-config.h"
-#include "kbuild-flags.h"
-#include "kbuild-jobs.h"
-#include "paths.h"
-#include "run-command.h"
-#include "series.h"
-#include "strbuf.h"
-#include "tree-build.h"
-#include "usage.h"
+#include "kbuild/config.h"
+#include "kbuild/flags.h"
+#include "audit/jobs.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "kbuild/build.h"
+#include "lib/usage.h"
 
 struct bobj {
 	char *src;		/* tree-relative .c */

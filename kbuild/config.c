@@ -11,13 +11,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "kbuild-config.h"
-#include "ktree.h"
-#include "paths.h"
-#include "run-command.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "kbuild/config.h"
+#include "ktree/ktree.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 int kbuild_check_tree(const char *dir)
 {

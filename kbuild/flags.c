@@ -41,12 +41,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "kbuild-flags.h"
-#include "paths.h"
-#include "run-command.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "kbuild/flags.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static const char flags_mk[] =
 "# Written by bkl audit (lib/kbuild-flags.c); read through $MAKEFILES.\n"

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kbuild-modules.h"
-#include "paths.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "kbuild/modules.h"
+#include "lib/paths.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 struct kb_assign {
 	char *lhs;

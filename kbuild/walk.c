@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "kbuild-flags.h"
-#include "kbuild-walk.h"
-#include "paths.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "kbuild/flags.h"
+#include "kbuild/walk.h"
+#include "lib/paths.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static const char *const skipped_top[] = { "tools", "scripts", "Documentation", "usr", NULL };
 

@@ -4,12 +4,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ktree.h"
-#include "paths.h"
-#include "run-command.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "ktree/ktree.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 const char *ktree_dir(const char *which)
 {

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "maintainers.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "ktree/maintainers.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static void push(char ***v, int *nr, const char *s)
 {

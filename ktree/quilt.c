@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "ktree.h"
-#include "paths.h"
-#include "run-command.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "ktree/ktree.h"
+#include "lib/paths.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static void copy_word(char *dst, size_t size, const char *src)
 {

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 uint64_t fnv1a(uint64_t h, const void *data, unsigned long len)
 {

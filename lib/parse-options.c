@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdlib.h>
 #include <string.h>
-#include "parse-options.h"
-#include "usage.h"
+#include "lib/parse-options.h"
+#include "lib/usage.h"
 
 static const struct option *find_long(const struct option *o, const char *name,
 				      size_t len)

@@ -7,9 +7,9 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-#include "paths.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "lib/paths.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 const char *bkl_cache_dir(void)
 {

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "run-command.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "lib/run-command.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static void child(const char *const *argv, const char *dir, int fd)
 {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {

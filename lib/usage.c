@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <stdlib.h>
-#include "usage.h"
+#include "lib/usage.h"
 
 const char *bkl_prog = "bkl";
 

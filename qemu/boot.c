@@ -15,12 +15,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "ktree.h"
-#include "paths.h"
-#include "qemu.h"
-#include "run-command.h"
-#include "series.h"
-#include "usage.h"
+#include "ktree/ktree.h"
+#include "lib/paths.h"
+#include "qemu/qemu.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/usage.h"
 
 #define INITRAMFS_VERSION	"bkl-qemu-initramfs-1"
 #define KVM_PROBE_SECONDS	15

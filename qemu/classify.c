@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "qemu.h"
-#include "usage.h"
+#include "qemu/qemu.h"
+#include "lib/usage.h"
 
 #define MAX_BLOCK	300	/* lines: a report that never ends stops here */
 #define EXCERPT_LINES	10

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "paths.h"
-#include "qemu-driver.h"
-#include "run-command.h"
-#include "series.h"
-#include "usage.h"
+#include "lib/paths.h"
+#include "qemu/driver.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/usage.h"
 
 #define UNION_HEADER \
 	"# Written by bkl test: the config lines of every qemu-tests/drivers/*.test.\n"

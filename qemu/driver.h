@@ -2,8 +2,8 @@
 #ifndef BKL_QEMU_DRIVER_H
 #define BKL_QEMU_DRIVER_H
 
-#include "qemu.h"
-#include "strbuf.h"
+#include "qemu/qemu.h"
+#include "lib/strbuf.h"
 
 struct series;
 

@@ -9,9 +9,9 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include "qemu.h"
-#include "run-command.h"
-#include "strbuf.h"
+#include "qemu/qemu.h"
+#include "lib/run-command.h"
+#include "lib/strbuf.h"
 
 static int entry_ends(const char *text)
 {

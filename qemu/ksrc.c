@@ -25,12 +25,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ktree.h"
-#include "paths.h"
-#include "qemu.h"
-#include "run-command.h"
-#include "series.h"
-#include "usage.h"
+#include "ktree/ktree.h"
+#include "lib/paths.h"
+#include "qemu/qemu.h"
+#include "lib/run-command.h"
+#include "ktree/series.h"
+#include "lib/usage.h"
 
 static int rm_rf(const char *path)
 {

@@ -4,7 +4,7 @@
 
 #include <regex.h>
 #include <sys/types.h>
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct series;
 

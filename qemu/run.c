@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "ktree.h"
-#include "paths.h"
-#include "qemu.h"
-#include "report.h"
-#include "series.h"
-#include "strbuf.h"
-#include "usage.h"
+#include "ktree/ktree.h"
+#include "lib/paths.h"
+#include "qemu/qemu.h"
+#include "report/report.h"
+#include "ktree/series.h"
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 #define DEFAULT_APPEND	"console=ttyS0 panic=-1"
 

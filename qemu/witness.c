@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "qemu.h"
-#include "qemu-witness.h"
-#include "report.h"
-#include "qemu-driver.h"
-#include "series.h"
-#include "usage.h"
+#include "qemu/qemu.h"
+#include "qemu/witness.h"
+#include "report/report.h"
+#include "qemu/driver.h"
+#include "ktree/series.h"
+#include "lib/usage.h"
 
 #define ACQ_BEGIN	"exercise: acquirers: begin"
 #define ACQ_END		"exercise: acquirers: end"

@@ -2,7 +2,7 @@
 #ifndef BKL_QEMU_WITNESS_H
 #define BKL_QEMU_WITNESS_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 struct qboot;
 struct series;

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 #include "db/db.h"
-#include "lib/report.h"
+#include "report/report.h"
 #include "lib/usage.h"
 
-#include "lib/report-sql.h"
+#include "report/sql.h"
 
 /*
  * One step of a path: "func", "func@file:line", "file:line:func" or

@@ -11,13 +11,13 @@
 #include <string.h>
 #include <time.h>
 #include "db/db.h"
-#include "lib/audit-progress.h"
-#include "lib/ktree.h"
+#include "audit/progress.h"
+#include "ktree/ktree.h"
 #include "lib/paths.h"
-#include "lib/report.h"
+#include "report/report.h"
 #include "lib/usage.h"
 
-#include "lib/report-sql.h"
+#include "report/sql.h"
 
 static char *col(sqlite3_stmt *st, int i)
 {

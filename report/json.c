@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "lib/report.h"
+#include "report/report.h"
 
 #define REPORT_JSON_VERSION 1
 

@@ -11,8 +11,8 @@
 #include <string.h>
 #include "analyzer/analyzer.h"
 #include "db/db.h"
-#include "lib/report.h"
-#include "lib/report-lock.h"
+#include "report/report.h"
+#include "report/lock.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 #include "web/web.h"

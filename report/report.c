@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/report.h"
+#include "report/report.h"
 
 const char *const report_status_name[NR_STATUS] = {
 	[ST_UNCLAIMED] = "unclaimed",

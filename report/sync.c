@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db/db.h"
-#include "lib/campaign-drivers.h"
-#include "lib/ktree.h"
+#include "campaign/drivers.h"
+#include "ktree/ktree.h"
 #include "lib/paths.h"
-#include "lib/report.h"
+#include "report/report.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
-#include "lib/report-sql.h"
+#include "report/sql.h"
 
 /* The analyzer has found something the BKL covers: drivers can be derived. */
 static int have_facts(sqlite3 *db)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "lib/report.h"
+#include "report/report.h"
 
 static const char *plural(long n)
 {

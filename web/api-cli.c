@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/report.h"
+#include "report/report.h"
 #include "web/web.h"
 
 #define WEB_CLI_TIMEOUT	60

@@ -4,7 +4,7 @@
  * scripts and for the page's JavaScript.  Read-only; claims go through
  * the form (POST /claim, with its CSRF token).
  */
-#include "lib/report.h"
+#include "report/report.h"
 #include "web/web.h"
 
 static void json_error(struct web_req *req, int status, const char *msg)

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "lib/report.h"
+#include "report/report.h"
 #include "web/web.h"
 
 struct src_ctx {

@@ -8,9 +8,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/campaign-drivers.h"
+#include "campaign/drivers.h"
 #include "lib/paths.h"
-#include "lib/report.h"
+#include "report/report.h"
 #include "web/web.h"
 
 #define MAX_DOC (256 * 1024)	/* show at most this much of a file */

@@ -12,7 +12,7 @@
 #include "db/db.h"
 #include "lib/embed.h"
 #include "lib/paths.h"
-#include "lib/report-lock.h"
+#include "report/lock.h"
 #include "web/web.h"
 
 extern const struct embedded_file analyzer_profiles_files[];

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 #include <time.h>
-#include "lib/report.h"
+#include "report/report.h"
 #include "web/web.h"
 
 static void card(struct strbuf *sb, const char *cls, long n, const char *label, const char *href)

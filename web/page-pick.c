@@ -7,8 +7,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "lib/campaign.h"
-#include "lib/report.h"
+#include "campaign/campaign.h"
+#include "report/report.h"
 #include "web/web.h"
 #include "web/pick.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* /subsystem/NAME: its maintainers, its drivers, their status and claims. */
-#include "lib/report.h"
+#include "report/report.h"
 #include "web/web.h"
 
 void html_subsystem_body(struct strbuf *sb, const struct report *r)

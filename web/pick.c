@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db/db.h"
-#include "lib/campaign.h"
+#include "campaign/campaign.h"
 #include "lib/paths.h"
-#include "lib/report.h"
+#include "report/report.h"
 #include "lib/usage.h"
 #include "web/pick.h"
 #include "web/web.h"

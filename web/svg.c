@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "lib/report.h"
+#include "report/report.h"
 #include "web/web.h"
 
 /* Progress reads left to right: finished states first. */

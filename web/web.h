@@ -10,7 +10,7 @@
  */
 #include <sqlite3.h>
 #include <stddef.h>
-#include "lib/report.h"
+#include "report/report.h"
 #include "lib/strbuf.h"
 
 #define WEB_MAX_BODY	(16 * 1024)	/* a claim form is < 1 KiB */
