@@ -2,10 +2,12 @@
 #ifndef BKL_BUILTIN_H
 #define BKL_BUILTIN_H
 
+#include <sqlite3.h>
+
 /*
  * One subcommand: one file builtin/<verb>.c with cmd_<verb>() and its
- * usage text, plus one row in commands[] (bkl.c).  `bkl help` is made
- * from that table, so a command that is not in it does not exist.
+ * usage text, plus one row in commands[] (builtin/help.c).  `bkl help` is
+ * made from that table, so a command that is not in it does not exist.
  */
 struct cmd_struct {
 	const char *name;
@@ -16,8 +18,14 @@ struct cmd_struct {
 
 extern const struct cmd_struct commands[];
 const struct cmd_struct *find_command(const char *name);
-/* Print cmd's usage to stdout (help) or stderr (misuse); returns 129 on misuse. */
-int show_usage(const struct cmd_struct *cmd, int misuse);
+
+/*
+ * builtin/sites.c: the body of bkl sites, imbalance and chains.  Parse
+ * [--db DB] [--lock NAME] [--json] (and [--precise] if precise_ok), open
+ * the DB, print(db, lock, flags): FACTS_JSON, FACTS_PRECISE.
+ */
+int facts_command(int argc, const char **argv, const char *usage,
+		  int (*print)(sqlite3 *db, const char *lock, int flags), int precise_ok);
 
 #define DECLARE_BUILTIN(verb)					\
 	int cmd_##verb(int argc, const char **argv);		\

@@ -23,22 +23,6 @@ static pseudo_t nth_arg(struct instruction *insn, int n)
 	return NULL;
 }
 
-/* The variable a value is the address of (`&foo_fops`), if any. */
-struct symbol *arg_variable(pseudo_t p)
-{
-	struct symbol *s;
-
-	if (!p)
-		return NULL;
-	if (p->type == PSEUDO_REG && p->def && p->def->opcode == OP_SYMADDR)
-		p = p->def->src;
-	if (p->type != PSEUDO_SYM || !(s = p->sym) || !s->ident)
-		return NULL;
-	if (s->ctype.base_type && s->ctype.base_type->type == SYM_FN)
-		return NULL;
-	return s;
-}
-
 static void registration(struct tu *tu, struct fn_summary *s, struct instruction *insn,
 			 const struct prim_rule *r)
 {

@@ -68,6 +68,18 @@ static int lookup(const struct feas_walk *w, const struct feas_state *st, pseudo
 	return -1;
 }
 
+/*
+ * The address of sym is not 0: an object or a static function (an
+ * extern function may be a weak one that is not linked in; sparse does
+ * not keep __weak).
+ */
+int sym_nonzero(struct symbol *sym)
+{
+	struct symbol *base = sym ? sym->ctype.base_type : NULL;
+
+	return sym && !(base && base->type == SYM_FN && !(sym->ctype.modifiers & MOD_STATIC));
+}
+
 /* 1: p is not 0, 0: it is, -1: not known here. */
 static int value(const struct feas_walk *w, const struct feas_state *st, pseudo_t p, int depth)
 {

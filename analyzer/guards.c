@@ -412,18 +412,6 @@ const char *guard_of(const struct guards *gd, struct basic_block *bb)
 }
 
 /*
- * The address of sym is not 0: an object or a static function (an
- * extern function may be a weak one that is not linked in; sparse does
- * not keep __weak).
- */
-int sym_nonzero(struct symbol *sym)
-{
-	struct symbol *base = sym ? sym->ctype.base_type : NULL;
-
-	return sym && !(base && base->type == SYM_FN && !(sym->ctype.modifiers & MOD_STATIC));
-}
-
-/*
  * An argument that cannot be 0: a symbol's address, or a pointer plus a
  * constant offset (`&p->rcu`, which kfree_rcu() hands kvfree_call_rcu()).
  */

@@ -248,11 +248,11 @@ void fn_summary_release(struct fn_summary *s);
 void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
 void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep);
-
-/* facts.c: the variable a value is the address of (&foo_fops), not a function */
-struct symbol *arg_variable(pseudo_t p);
+void facts_store_registrations(struct tu *tu);
 
 /* objects.c: member calls through a file's static pointers */
+/* the variable a value is the address of (&foo_fops), not a function */
+struct symbol *arg_variable(pseudo_t p);
 struct symbol *call_object(struct instruction *call, long long *off);
 void objects_function(struct tu *tu, struct entrypoint *ep);
 void objects_resolve(struct tu *tu);
@@ -284,11 +284,10 @@ struct guards {
 void guards_prepare(struct guards *gd, struct entrypoint *ep);
 const char *guard_of(const struct guards *gd, struct basic_block *bb);
 const char *const_args(struct instruction *call);
+/* feasible.c: the blocks that run when a parameter is 0, or not */
 int sym_nonzero(struct symbol *sym);
-/* feasible.c */
 int feasible_blocks(struct entrypoint *ep, int param, int nz, int nr_bbs,
 		    unsigned char *reach, size_t bytes);
-void facts_store_registrations(struct tu *tu);
 /* Position of an instruction as the user wrote it: file and line. */
 const char *pos_file(struct position pos);
 

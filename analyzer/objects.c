@@ -57,6 +57,22 @@ static struct symbol *pointee_of(pseudo_t p)
 	return NULL;
 }
 
+/* The variable a value is the address of (`&foo_fops`), if any. */
+struct symbol *arg_variable(pseudo_t p)
+{
+	struct symbol *s;
+
+	if (!p)
+		return NULL;
+	if (p->type == PSEUDO_REG && p->def && p->def->opcode == OP_SYMADDR)
+		p = p->def->src;
+	if (p->type != PSEUDO_SYM || !(s = p->sym) || !s->ident)
+		return NULL;
+	if (s->ctype.base_type && s->ctype.base_type->type == SYM_FN)
+		return NULL;
+	return s;
+}
+
 /*
  * The object a member call goes through and the offset of the pointer
  * to its table: `G->ops->open()` is load 0[load off[load 0[G]]].

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "audit/jobs.h"
+#include "lib/date.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -32,18 +33,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void kjobs_duration(double secs, char *buf, size_t size)
-{
-	long s = (long)(secs + 0.5);
-
-	if (s >= 3600)
-		snprintf(buf, size, "%ldh%02ldm", s / 3600, s / 60 % 60);
-	else if (s >= 60)
-		snprintf(buf, size, "%ldm%02lds", s / 60, s % 60);
-	else
-		snprintf(buf, size, "%lds", s);
 }
 
 void kjobs_shard_path(const struct kjobs *k, int slot, char *buf, size_t size)
@@ -76,8 +65,8 @@ static void progress(struct kjobs *k, int nr, double start, int last)
 		return;
 	shown = t;
 	eta = done ? el / done * (all - done) : 0;
-	kjobs_duration(el, e1, sizeof(e1));
-	kjobs_duration(eta, e2, sizeof(e2));
+	format_duration(el, e1, sizeof(e1));
+	format_duration(eta, e2, sizeof(e2));
 	if (!tty) {
 		fprintf(stderr, "bkl audit: %d/%d files, %d failed, %.1f files/s, %s elapsed, ETA %s\n",
 			done, all, k->base_failed + k->failed, el > 0 ? done / el : 0.0, e1, e2);

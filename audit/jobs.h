@@ -36,7 +36,5 @@ struct kjobs {
 int kjobs_run(struct kjobs *k, struct kjob *job, int nr);
 /* "shard_dir/shard-i.db" */
 void kjobs_shard_path(const struct kjobs *k, int slot, char *buf, size_t size);
-/* "1h02m", "3m07s", "12s" */
-void kjobs_duration(double secs, char *buf, size_t size);
 
 #endif

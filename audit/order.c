@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which files bkl audit takes first (lib/audit-order.h).  Registrations
+ * Which files bkl audit takes first (audit/order.h).  Registrations
  * are found by a plain substring search in each file: it runs before any
  * analysis and costs one read of a file that sparse is about to read
  * anyway.  A false hit only moves a file forward; the order never

@@ -13,8 +13,8 @@
 #include "db/db.h"
 #include "audit/order.h"
 #include "audit/progress.h"
-#include "campaign/campaign.h"
 #include "audit/jobs.h"
+#include "lib/quote.h"
 #include "lib/usage.h"
 
 static int set_meta(sqlite3 *db, const char *key, const char *value)

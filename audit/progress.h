@@ -12,7 +12,7 @@ struct kjob;
  * bkl audit writes it, every reader says it.
  */
 struct audit_area_count {
-	char *area;		/* "drivers/char": lib/audit-order.h's audit_area() */
+	char *area;		/* "drivers/char": audit/order.h's audit_area() */
 	int done, left;
 };
 

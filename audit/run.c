@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bkl audit's plan and its run: which files changed (lib/kbuild-state.c),
- * in which order (lib/audit-order.c), analyzed by -j workers into shards
- * (lib/kbuild-jobs.c) and merged into the DB batch by batch, so that the
+ * bkl audit's plan and its run: which files changed (audit/state.c),
+ * in which order (audit/order.c), analyzed by -j workers into shards
+ * (audit/jobs.c) and merged into the DB batch by batch, so that the
  * DB has results early and a killed audit resumes
- * (lib/audit-progress.c).
+ * (audit/progress.c).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -204,7 +204,7 @@ void audit_plan_make(struct audit_plan *p, struct walk *w, struct kbuild_flags *
 	strbuf_release(&full);
 }
 
-/* The jobs in lib/audit-order.h's order (stable within a tier). */
+/* The jobs in audit/order.h's order (stable within a tier). */
 void audit_plan_order(struct audit_plan *p)
 {
 	const char **paths = calloc(p->nr + 1, sizeof(*paths));

@@ -14,7 +14,7 @@ struct walk;
 struct audit_plan {
 	char *kind;		/* per walked file: enum kflags_kind */
 	struct kjob *job;
-	unsigned char *tier;	/* per job: lib/audit-order.h */
+	unsigned char *tier;	/* per job: audit/order.h */
 	char (*flags_hash)[17];
 	char (*src_hash)[17];
 	int nr, skipped, host, included;
@@ -30,11 +30,11 @@ void audit_plan_key(const char *config_hash, const char *lock, const char *kprof
 /* Which files to analyze: those kstate says changed (all with force). */
 void audit_plan_make(struct audit_plan *p, struct walk *w, struct kbuild_flags *kf,
 		     struct kstate *ks, const char *config_hash, int force);
-/* The jobs in lib/audit-order.h's order. */
+/* The jobs in audit/order.h's order. */
 void audit_plan_order(struct audit_plan *p);
 /* Keep the jobs of shard I of N (1-based), chosen by a hash of the path. */
 void audit_plan_shard(struct audit_plan *p, int shard, int n);
-/* Analyze, merge and record the plan in batches (see lib/audit-run.c). */
+/* Analyze, merge and record the plan in batches (see audit/run.c). */
 int audit_plan_run(sqlite3 *db, const char *db_path, struct audit_plan *p, struct kstate *ks,
 		   struct kjobs *k);
 void audit_plan_release(struct audit_plan *p);

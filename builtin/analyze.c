@@ -115,7 +115,7 @@ int cmd_analyze(int argc, const char **argv)
 		;
 	if (sargc == 1) {
 		free(sargv);
-		return show_usage(find_command("analyze"), 1);
+		return show_usage(usage_analyze, 1);
 	}
 	if (analyzer_check_profiles(&o))
 		goto out;

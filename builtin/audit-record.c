@@ -63,7 +63,7 @@ int cmd_audit_record(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc < 1)
-		return show_usage(find_command("audit-record"), 1);
+		return show_usage(usage_audit_record, 1);
 	if (campaign_open(&c, db, tree))
 		return -1;
 	for (i = 0; i < argc && !ret; i++)

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bkl audit: the whole-tree driver.  Configure the tree out of tree in
- * the cache, ask Kbuild for every file's flags (lib/kbuild-flags.c),
+ * the cache, ask Kbuild for every file's flags (kbuild/flags.c),
  * run the analyzer on the files whose flags, content or headers changed
- * (lib/kbuild-state.c), -j workers each into its own shard
- * (lib/kbuild-jobs.c), merge the shards into the DB in one step (which
+ * (audit/state.c), -j workers each into its own shard
+ * (audit/jobs.c), merge the shards into the DB in one step (which
  * also runs the global pass), and sum up.
  */
 #include <errno.h>
@@ -28,6 +28,7 @@
 #include "audit/state.h"
 #include "kbuild/walk.h"
 #include "ktree/ktree.h"
+#include "lib/date.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
 #include "lib/run-command.h"
@@ -267,7 +268,7 @@ static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct aud
 		  "WHERE kind = 'implicit')", impl, sizeof(impl));
 	count(db, "SELECT count(*) FROM imbalances", imb, sizeof(imb));
 	count(db, "SELECT count(*) FROM chains", chains, sizeof(chains));
-	kjobs_duration(elapsed, el, sizeof(el));
+	format_duration(elapsed, el, sizeof(el));
 	printf("audit: %d files: %d analyzed, %d skipped (unchanged), %d failed",
 	       w->nr, k->done, p->skipped, k->failed);
 	if (p->host)
@@ -409,7 +410,7 @@ int cmd_audit(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc < 0)
-		return show_usage(find_command("audit"), 1);
+		return show_usage(usage_audit, 1);
 	if (jobs < 1)
 		jobs = 1;
 	if (shard_opt && (sscanf(shard_opt, "%d/%d", &shard, &nr_shards) != 2 ||

@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include "analyzer/analyzer.h"
 #include "builtin.h"
-#include "builtin/facts.h"
 
 const char usage_chains[] =
 	"usage: bkl chains [--db DB] [--lock NAME] [--precise] [--json]\n"
@@ -35,5 +34,5 @@ const char usage_chains[] =
 
 int cmd_chains(int argc, const char **argv)
 {
-	return facts_command(argc, argv, "chains", analyzer_print_chains, 1);
+	return facts_command(argc, argv, usage_chains, analyzer_print_chains, 1);
 }

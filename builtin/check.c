@@ -127,7 +127,7 @@ int cmd_check(int argc, const char **argv)
 	}
 	if (!file) {
 		strbuf_release(&flags);
-		return show_usage(find_command("check"), 1);
+		return show_usage(usage_check, 1);
 	}
 	db_path = absolute(db_opt ? db_opt : db_default_path(), cwd);
 	file = place_file(file, cwd, &run_dir);

@@ -30,7 +30,7 @@ int cmd_claim(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc != 1)
-		return show_usage(find_command("claim"), 1);
+		return show_usage(usage_claim, 1);
 	who = campaign_who(by);
 	if (!who)
 		return -1;

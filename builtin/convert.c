@@ -51,7 +51,7 @@ int cmd_convert(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc != 1)
-		return show_usage(find_command("convert"), 1);
+		return show_usage(usage_convert, 1);
 	if (given && (verdict = verdict_parse(given)) < 0)
 		return error("unknown verdict '%s' (none, mutex or init-order)", given);
 	if (campaign_open(&c, db, tree))

@@ -10,6 +10,7 @@
 #include "ktree/ktree.h"
 #include "ktree/maintainers.h"
 #include "lib/parse-options.h"
+#include "lib/quote.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -153,7 +154,7 @@ int cmd_drivers(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc < 0 || (argc && !do_which) || (do_which && !argc))
-		return show_usage(find_command("drivers"), 1);
+		return show_usage(usage_drivers, 1);
 	if (do_which)
 		return which(tree, argc, argv);
 	if (status && (st = cstatus_parse(status)) < 0)

@@ -6,6 +6,7 @@
 #include "db/db.h"
 #include "campaign/campaign.h"
 #include "lib/parse-options.h"
+#include "lib/quote.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -62,7 +63,7 @@ int cmd_export(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc < 0 || argc > 1)
-		return show_usage(find_command("export"), 1);
+		return show_usage(usage_export, 1);
 	if (campaign_open(&c, db, NULL))
 		return -1;
 	if (file && !(out = fopen(file, "w"))) {

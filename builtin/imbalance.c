@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include "analyzer/analyzer.h"
 #include "builtin.h"
-#include "builtin/facts.h"
 
 const char usage_imbalance[] =
 	"usage: bkl imbalance [--db DB] [--lock NAME] [--json]\n"
@@ -19,5 +18,5 @@ const char usage_imbalance[] =
 
 int cmd_imbalance(int argc, const char **argv)
 {
-	return facts_command(argc, argv, "imbalance", analyzer_print_imbalances, 0);
+	return facts_command(argc, argv, usage_imbalance, analyzer_print_imbalances, 0);
 }

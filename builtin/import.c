@@ -26,7 +26,7 @@ int cmd_import(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc < 1)
-		return show_usage(find_command("import"), 1);
+		return show_usage(usage_import, 1);
 	if (campaign_open(&c, db, NULL))
 		return -1;
 	for (i = 0; i < argc && !ret; i++) {

@@ -5,6 +5,7 @@
 #include "db/db.h"
 #include "campaign/drivers.h"
 #include "lib/parse-options.h"
+#include "lib/quote.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -45,7 +46,7 @@ int cmd_log(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc < 0 || argc > 1)
-		return show_usage(find_command("log"), 1);
+		return show_usage(usage_log, 1);
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (argc && !has_history(&c, argv[0])) {

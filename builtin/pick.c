@@ -7,6 +7,7 @@
 #include "audit/progress.h"
 #include "campaign/audit.h"
 #include "lib/parse-options.h"
+#include "lib/quote.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -96,7 +97,7 @@ int cmd_pick(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc)
-		return show_usage(find_command("pick"), 1);
+		return show_usage(usage_pick, 1);
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (campaign_load(&c, NULL, &d, &nr)) {

@@ -137,7 +137,7 @@ int cmd_pushdown(int argc, const char **argv)
 	if (argc < 0 || (!argc && !do_all && !core) || (argc && (do_all || core)) ||
 	    (do_all && core) || ((subsystem || any_config) && !do_all) || (partial && !core) ||
 	    (withdraw && (!argc || force || !why || !*why)) || (why && !withdraw))
-		return show_usage(find_command("pushdown"), 1);
+		return show_usage(usage_pushdown, 1);
 	who = campaign_who(by);
 	if (!who)
 		return -1;

@@ -12,6 +12,7 @@
 #include "ktree/ktree.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
+#include "lib/quote.h"
 #include "qemu/qemu.h"
 #include "report/report.h"
 #include "ktree/series.h"
@@ -92,7 +93,7 @@ static void print_boot(const struct qboot *b, int json)
 		return;
 	}
 	strbuf_addstr(&sb, "{\"boot\":");
-	report_json_str(&sb, b->name);
+	json_str_or_null(&sb, b->name);
 	strbuf_addch(&sb, ',');
 	qboot_json_members(&sb, b);
 	printf("%s}\n", sb.buf);
@@ -231,7 +232,7 @@ int cmd_qemu(int argc, const char **argv)
 	if (argc < 0)
 		return -1;
 	if (argc)
-		return show_usage(find_command("qemu"), 1);
+		return show_usage(usage_qemu, 1);
 	if (qboot_opts_check(&o.boot))
 		return -1;
 	if (strchr(o.suite, '/') || !*o.suite)

@@ -138,7 +138,7 @@ int cmd_report(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc)
-		return show_usage(find_command("report"), 1);
+		return show_usage(usage_report, 1);
 	if (strcmp(format, "text") && strcmp(format, "md") && strcmp(format, "html") &&
 	    strcmp(format, "json"))
 		return error("unknown format '%s': text, md, html or json", format);

@@ -37,7 +37,7 @@ int cmd_serve(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc)
-		return show_usage(find_command("serve"), 1);
+		return show_usage(usage_serve, 1);
 	if (!db_path)
 		db_path = db_default_path();
 	/* create or migrate it once, here, with a clear error */

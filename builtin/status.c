@@ -110,7 +110,7 @@ int cmd_status(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc != 1 || (note && !set))
-		return show_usage(find_command("status"), 1);
+		return show_usage(usage_status, 1);
 	if (set && (st = cstatus_parse(set)) < 0)
 		return error("unknown status '%s' (one of unclaimed, pushed-down, audited, "
 			     "converted, tested, done, blocked)", set);

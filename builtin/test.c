@@ -15,6 +15,7 @@
 #include "ktree/ktree.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
+#include "lib/quote.h"
 #include "qemu/driver.h"
 #include "qemu/witness.h"
 #include "report/report.h"
@@ -221,9 +222,9 @@ static void print_result(const struct qboot *b, const char *driver, const char *
 		return;
 	}
 	strbuf_addstr(&sb, "{\"driver\":");
-	report_json_str(&sb, driver);
+	json_str_or_null(&sb, driver);
 	strbuf_addf(&sb, ",\"phase\":\"%s\",\"detail\":", phase);
-	report_json_str(&sb, detail);
+	json_str_or_null(&sb, detail);
 	strbuf_addch(&sb, ',');
 	qboot_json_members(&sb, b);
 	qwitness_json(&sb, w);
@@ -440,7 +441,7 @@ int cmd_test(int argc, const char **argv)
 	if (argc < 0)
 		return -1;
 	if ((!argc && !o.all) || (argc && o.all) || (o.before && o.both))
-		return show_usage(find_command("test"), 1);
+		return show_usage(usage_test, 1);
 	if (qboot_opts_check(&o.boot))
 		return -1;
 	if (o.mark && o.no_record)

@@ -89,7 +89,7 @@ int cmd_tree(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc < 0 || (argc && !build) || (build && check))
-		return show_usage(find_command("tree"), 1);
+		return show_usage(usage_tree, 1);
 	if (!tarball || !*tarball)
 		tarball = DEFAULT_TARBALL;
 	if (!patches) {

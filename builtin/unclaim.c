@@ -30,7 +30,7 @@ int cmd_unclaim(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts);
 	if (argc != 1)
-		return show_usage(find_command("unclaim"), 1);
+		return show_usage(usage_unclaim, 1);
 	who = campaign_who(by);
 	if (!who)
 		return -1;

@@ -74,9 +74,4 @@ int campaign_import(struct campaign *c, const char *path, int to_repo);
 /* The whole history in the log format, oldest first. */
 int campaign_export(struct campaign *c, const char *driver, FILE *out);
 
-struct strbuf;
-/* A JSON string; a "; "-joined list as a JSON array of strings. */
-void json_str(struct strbuf *sb, const char *s);
-void json_list(struct strbuf *sb, const char *joined);
-
 #endif

@@ -81,7 +81,7 @@ char *cdriver_prefix(const struct cdriver *d, int for_file);
 /* "char" for drivers/char, "rtc" for drivers/rtc, "fuse" for fs/fuse */
 char *cdriver_area(const struct cdriver *d);
 
-/* Analyzer facts (lib/campaign-facts.c): the only code that reads its tables. */
+/* Analyzer facts (campaign/facts.c): the only code that reads its tables. */
 int facts_check(struct campaign *c);
 /* Files with an implicitly covered function, tree-relative, sorted. */
 int facts_covered_files(struct campaign *c, char ***files, int *nr);

@@ -33,22 +33,16 @@ static int implicit_files(const struct cdriver *d, char ***files)
 	return nr;
 }
 
-static int write_file(const char *path, const struct strbuf *sb)
+/* A file of the scratch tree, its directory made first. */
+static int write_source(const char *path, const struct strbuf *sb)
 {
 	char *dir = strdup(path), *slash = strrchr(dir, '/');
-	FILE *f;
-	int ret = 0;
+	int ret;
 
 	*slash = '\0';
-	if (mkdir_p(dir))
-		ret = -1;
+	ret = mkdir_p(dir);
 	free(dir);
-	if (ret)
-		return ret;
-	f = fopen(path, "w");
-	if (!f || fwrite(sb_str(sb), 1, sb->len, f) != sb->len || fclose(f))
-		return error("cannot write '%s'", path);
-	return 0;
+	return ret ? ret : write_file(path, sb_str(sb));
 }
 
 /* Rewrite a/<file> into b/<file>: every implicit entry point in it. */
@@ -97,7 +91,7 @@ static int push_file(const struct campaign *cp, const struct cdriver *d, const c
 		goto out_src;
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/b/%s", scratch, file);
-	ret = write_file(path.buf, &out);
+	ret = write_source(path.buf, &out);
 out_src:
 	csrc_release(&c);
 out:
@@ -450,7 +444,7 @@ int campaign_pushdown_core(struct campaign *c, const struct cdriver *all, int nr
 		goto out_scratch;
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/b/%s", scratch.buf, file);
-	if (write_file(path.buf, &out))
+	if (write_source(path.buf, &out))
 		goto out_scratch;
 	{
 		struct cpatch p = { CORE_PATCH, author, "chrdev: stop taking the BKL in chrdev_open()",

@@ -20,7 +20,7 @@ int campaign_pushdown_core(struct campaign *c, const struct cdriver *all, int nr
 			   const char *author, int partial);
 /*
  * Take driver id's patches out of patches/ and the series, and log the
- * step (status unclaimed) with why (lib/campaign-withdraw.c).
+ * step (status unclaimed) with why (campaign/withdraw.c).
  */
 int campaign_withdraw(struct campaign *c, const char *id, const char *who, const char *why);
 #define CORE_PATCH "drivers/_core/0001-chrdev-stop-taking-the-BKL-in-chrdev_open.patch"
@@ -30,7 +30,7 @@ struct cfunc;
 struct strbuf;
 /*
  * " NAME " in names for each function-like macro that contains a return,
- * of text and of the headers it includes with "" from dir (lib/campaign-macros.c).
+ * of text and of the headers it includes with "" from dir (campaign/macros.c).
  */
 void returning_macros(const char *text, const char *dir, struct strbuf *names);
 /* The token in f's body that calls one of names, or -1. */

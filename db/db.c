@@ -201,3 +201,17 @@ int db_step_done(sqlite3_stmt *st)
 		return error("sqlite: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
 	return 0;
 }
+
+/* A table or view of that name exists (0 also when the query fails). */
+int db_has_table(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = @n");
+	int ret;
+
+	if (!st)
+		return 0;
+	db_bind_text(st, "@n", name);
+	ret = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return ret;
+}

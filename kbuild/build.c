@@ -5,10 +5,10 @@
  * they build (an #include pushed under an #ifdef, a const assigned).
  *
  * Each config has its own persistent out-of-tree build in the cache,
- * configured and prepared as bkl audit does (lib/kbuild-config.c), so
+ * configured and prepared as bkl audit does (kbuild/config.c), so
  * Kbuild's own incrementality covers the generated headers.  Which
  * objects a config builds comes from Kbuild's Makefiles
- * (lib/kbuild-flags.c): an object behind an option that is off is
+ * (kbuild/flags.c): an object behind an option that is off is
  * reported, not built (building it anyway would use its directory's
  * flags, not its own).  The objects are built in one `make -k` with
  * every one as a single target.  A result is kept per object, keyed by
@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include "kbuild/config.h"
 #include "kbuild/flags.h"
-#include "audit/jobs.h"
+#include "lib/date.h"
 #include "lib/paths.h"
 #include "lib/run-command.h"
 #include "ktree/series.h"
@@ -542,7 +542,7 @@ static int build_config(const char *tree, const char *series_hex, const char *co
 			printf("%s (%s): %s\n", path.buf, label.buf, o[i].err);
 		}
 	}
-	kjobs_duration(now() - start, el, sizeof(el));
+	format_duration(now() - start, el, sizeof(el));
 	printf("%d objects, %d failed (%s); %d not built by this config; "
 	       "%d compiled, %d from the cache; %s\n",
 	       built, failed, label.buf, off, nr_todo, built - nr_todo, el);

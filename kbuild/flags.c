@@ -49,7 +49,7 @@
 #include "lib/usage.h"
 
 static const char flags_mk[] =
-"# Written by bkl audit (lib/kbuild-flags.c); read through $MAKEFILES.\n"
+"# Written by bkl audit (kbuild/flags.c); read through $MAKEFILES.\n"
 "ifneq ($(BKL_FLAGS_OUT),)\n"
 "ifeq ($(sub_make_done),1)\n"
 "ifdef obj\n"
@@ -167,16 +167,6 @@ static const char *mk_version(void)
 	snprintf(hex, sizeof(hex), "%016llx",
 		 (unsigned long long)fnv1a(FNV1A_INIT, flags_mk, sizeof(flags_mk)));
 	return hex;
-}
-
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return error("cannot write '%s': %s", path, strerror(errno));
-	fputs(text, f);
-	return fclose(f) ? error("cannot write '%s': %s", path, strerror(errno)) : 0;
 }
 
 /* The first line of make's output that says what went wrong. */

@@ -6,7 +6,7 @@ struct strbuf;
 
 /*
  * The flags Kbuild compiles each .c file with, asked of Kbuild itself
- * (see kbuild-flags.c for how), in a configured out-of-tree build.
+ * (see kbuild/flags.c for how), in a configured out-of-tree build.
  * Paths are tree-relative ("drivers/char/misc.c"); a file's flags are an
  * argv for sparse joined by '\n', every include path made absolute.
  */

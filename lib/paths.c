@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -120,4 +121,17 @@ int copy_file(const char *from, const char *to)
 		ret = error("cannot copy '%s' to '%s'", from, to);
 	close(in);
 	return ret;
+}
+
+int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ok;
+
+	if (!f)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	ok = fputs(text, f) >= 0;
+	if (fclose(f) || !ok)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
 }

@@ -11,6 +11,8 @@ int mkdir_p(const char *path);
 int path_exists(const char *path);
 /* Copy a file (with its mode), making to's directory: -1 after error(). */
 int copy_file(const char *from, const char *to);
+/* Write text to path (created or replaced): -1 after error(). */
+int write_file(const char *path, const char *text);
 /* Free space on the filesystem holding path, in MiB; -1 on error. */
 long free_mib(const char *path);
 

@@ -41,3 +41,9 @@ void warning(const char *fmt, ...)
 	report("warning: ", fmt, ap);
 	va_end(ap);
 }
+
+int show_usage(const char *usage, int misuse)
+{
+	fputs(usage, misuse ? stderr : stdout);
+	return misuse ? 129 : 0;
+}

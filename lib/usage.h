@@ -13,6 +13,9 @@ noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A command's usage text to stdout (asked for) or stderr (misuse): 0, or 129 on misuse. */
+int show_usage(const char *usage, int misuse);
+
 /* Message prefix, "bkl" unless a command sets it (e.g. "bkl tree"). */
 extern const char *bkl_prog;
 

@@ -104,7 +104,7 @@ const char *qemu_accel(const char *want, const char *bzimage)
 		accel = "tcg";
 	else {
 		accel = probe_kvm(dir.buf, bzimage);
-		qemu_write_file(path.buf, !strcmp(accel, "kvm") ? "kvm\n" : "tcg\n");
+		write_file(path.buf, !strcmp(accel, "kvm") ? "kvm\n" : "tcg\n");
 	}
 	strbuf_release(&dir);
 	strbuf_release(&path);
@@ -179,7 +179,7 @@ static int pack(const char *tmp, const char *tree, struct dirent **list, int n)
 	}
 	strbuf_addf(&path, "%s/initramfs.list", tmp);
 	strbuf_addf(&out, "%s/initramfs.cpio", tmp);
-	if (qemu_write_file(path.buf, spec.buf))
+	if (write_file(path.buf, spec.buf))
 		goto out;
 	sh[3] = gen.buf;
 	sh[4] = path.buf;

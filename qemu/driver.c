@@ -261,7 +261,7 @@ int qdriver_union_config(struct strbuf *path)
 	if (mkdir_p(path->buf))
 		goto out;
 	strbuf_addstr(path, "/drivers.config");
-	ret = qemu_write_file(path->buf, all.buf);
+	ret = write_file(path->buf, all.buf);
 out:
 	for (i = 0; i < n; i++)
 		free(list[i]);
@@ -485,7 +485,7 @@ static int add_module_cpio(const char *initrd, const char *ko, const char *name,
 	strbuf_addf(&log, "%s.cpio.log", ko);
 	strbuf_addf(out, "%s.initrd", ko);
 	strbuf_addf(&spec, "dir /modules 0755 0 0\nfile /modules/%s.ko %s 0644 0 0\n", name, ko);
-	if (qemu_write_file(list.buf, spec.buf))
+	if (write_file(list.buf, spec.buf))
 		goto out;
 	sh[3] = gen.buf;
 	sh[4] = list.buf;

@@ -5,7 +5,7 @@
  * every option asked for is really there (Kconfig silently drops an
  * option whose dependencies are off), then bzImage.  One directory per
  * configuration (the fragments and the kernel version):
- *   $BKL_CACHE/kbuild/<config>/src    its source tree (lib/qemu-ksrc.c)
+ *   $BKL_CACHE/kbuild/<config>/src    its source tree (qemu/ksrc.c)
  *   $BKL_CACHE/kbuild/<config>/obj    the out-of-tree build
  * so that a new series rebuilds only what it changed.  The kernel's key
  * adds the series: a build whose key matches is reused without make.
@@ -91,15 +91,6 @@ static const char *base_name(const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return slash ? slash + 1 : path;
-}
-
-int qemu_write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f || fputs(text, f) < 0 || fclose(f))
-		return error("cannot write '%s'", path);
-	return 0;
 }
 
 int qemu_kbuild_init(struct qemu_kbuild *kb, const struct series *s, const char *const *frags, int nr)
@@ -468,7 +459,7 @@ int qemu_kbuild_make(struct qemu_kbuild *kb, const struct series *s, const char 
 	if (mkdir_p(kb->obj.buf) || configure(kb, kb->src.buf, frags, nr) ||
 	    build(kb, kb->src.buf))
 		goto out;
-	ret = qemu_write_file(stamp.buf, kb->key);
+	ret = write_file(stamp.buf, kb->key);
 	utimensat(AT_FDCWD, kb->dir.buf, NULL, 0);
 out:
 	kb->seconds = qemu_now() - start;

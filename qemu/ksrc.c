@@ -228,12 +228,12 @@ int qemu_ksrc_update(const char *src, const struct series *s, int *fresh)
 			error("cannot copy the pristine tree to '%s'", src);
 			goto out;
 		}
-		if (qemu_write_file(made.buf, "1\n"))
+		if (write_file(made.buf, "1\n"))
 			goto out;
 	}
 	if (ktree_apply(src, s))
 		goto out;
-	ret = qemu_write_file(stamp.buf, series_hash_hex(s));
+	ret = write_file(stamp.buf, series_hash_hex(s));
 out:
 	keep_mtimes(src, &old_files);	/* also after a failed push: what did apply */
 	strbuf_release(&stamp);

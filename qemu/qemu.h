@@ -10,10 +10,10 @@ struct series;
 
 /*
  * Booting the patched kernel in QEMU (bkl qemu).  Three parts:
- *   lib/qemu-kbuild.c    config fragments -> .config (checked) -> bzImage,
+ *   qemu/kbuild.c    config fragments -> .config (checked) -> bzImage,
  *                        out of tree in $BKL_CACHE/kbuild/<key>
- *   lib/qemu-boot.c      the initramfs, the KVM probe, running QEMU
- *   lib/qemu-classify.c  reading the serial console against an .expect file
+ *   qemu/boot.c      the initramfs, the KVM probe, running QEMU
+ *   qemu/classify.c  reading the serial console against an .expect file
  */
 
 /* ---- kernel build ---- */
@@ -82,7 +82,6 @@ int qemu_run_logged(const char *const *argv, const char *dir, const char *log);
 pid_t qemu_spawn_logged(const char *const *argv, const char *dir, const char *log, int truncate);
 /* A wait() status as the shell gives it: the exit code, or 128 + signal. */
 int qemu_exit_status(int status);
-int qemu_write_file(const char *path, const char *text);
 
 /* ---- booting ---- */
 
@@ -157,7 +156,7 @@ const char *qemu_verdict_name(enum qemu_verdict v);
 /* The console line with its printk timestamp and '\r' stripped (in place). */
 char *qemu_strip_line(char *line);
 
-/* ---- one boot, built, booted and judged (lib/qemu-run.c) ---- */
+/* ---- one boot, built, booted and judged (qemu/run.c) ---- */
 
 #define QBOOT_MAX_FRAGS	18
 #define QBOOT_MAX_ARGS	32

@@ -11,8 +11,8 @@
 #include <time.h>
 #include "ktree/ktree.h"
 #include "lib/paths.h"
+#include "lib/quote.h"
 #include "qemu/qemu.h"
-#include "report/report.h"
 #include "ktree/series.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -161,18 +161,18 @@ void qboot_json_members(struct strbuf *sb, const struct qboot *b)
 	int i;
 
 	strbuf_addf(sb, "\"verdict\":\"%s\",\"kernel\":", qemu_verdict_name(r->verdict));
-	report_json_str(sb, b->built ? b->kb.key : NULL);
+	json_str_or_null(sb, b->built ? b->kb.key : NULL);
 	strbuf_addstr(sb, ",\"series\":");
-	report_json_str(sb, b->built ? b->kb.series : NULL);
+	json_str_or_null(sb, b->built ? b->kb.series : NULL);
 	strbuf_addstr(sb, ",\"config\":[");
 	for (i = 0; i < b->nr_frags; i++) {
 		const char *slash = strrchr(b->frags[i], '/');
 
 		strbuf_addstr(sb, i ? "," : "");
-		report_json_str(sb, slash ? slash + 1 : b->frags[i]);
+		json_str_or_null(sb, slash ? slash + 1 : b->frags[i]);
 	}
 	strbuf_addstr(sb, "],\"accel\":");
-	report_json_str(sb, b->booted ? b->accel : NULL);
+	json_str_or_null(sb, b->booted ? b->accel : NULL);
 	strbuf_addstr(sb, ",\"build_seconds\":");
 	json_seconds(sb, b->built, b->kb.seconds);
 	strbuf_addf(sb, ",\"build_cached\":%s,\"boot_seconds\":",
@@ -184,16 +184,16 @@ void qboot_json_members(struct strbuf *sb, const struct qboot *b)
 			    i ? "," : "", r->reports[i].kind,
 			    r->reports[i].expected ? "true" : "false",
 			    r->reports[i].first, r->reports[i].last);
-		report_json_str(sb, r->reports[i].excerpt);
+		json_str_or_null(sb, r->reports[i].excerpt);
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addstr(sb, "],\"missing\":[");
 	for (i = 0; i < r->nr_missing; i++) {
 		strbuf_addstr(sb, i ? "," : "");
-		report_json_str(sb, r->missing[i]);
+		json_str_or_null(sb, r->missing[i]);
 	}
 	strbuf_addstr(sb, "],\"log\":");
-	report_json_str(sb, b->log.len ? b->log.buf : NULL);
+	json_str_or_null(sb, b->log.len ? b->log.buf : NULL);
 }
 
 static void print_excerpt(const char *excerpt)

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/quote.h"
 #include "qemu/qemu.h"
 #include "qemu/witness.h"
-#include "report/report.h"
 #include "qemu/driver.h"
 #include "ktree/series.h"
 #include "lib/usage.h"
@@ -210,7 +210,7 @@ static void json_fns(struct strbuf *sb, const struct qwitness_fn *fns, int nr)
 	strbuf_addch(sb, '[');
 	for (i = 0; i < nr; i++) {
 		strbuf_addstr(sb, i ? ",{\"function\":" : "{\"function\":");
-		report_json_str(sb, fns[i].name);
+		json_str_or_null(sb, fns[i].name);
 		strbuf_addf(sb, ",\"count\":%lu}", fns[i].count);
 	}
 	strbuf_addch(sb, ']');

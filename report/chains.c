@@ -232,7 +232,7 @@ int report_burndown(sqlite3 *db, const struct report_driver *d, int nr, struct b
 
 	memset(bd, 0, sizeof(*bd));
 	bd->drivers_total = nr;
-	if (!report_has_table(db, "campaign_log"))
+	if (!db_has_table(db, "campaign_log"))
 		return 0;
 	cur = calloc(nr + 1, sizeof(*cur));
 	if (!cur)

@@ -24,23 +24,10 @@ static char *col(sqlite3_stmt *st, int i)
 	return xstrdup_or_null((const char *)sqlite3_column_text(st, i));
 }
 
-int report_has_table(sqlite3 *db, const char *name)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = @n");
-	int ret;
-
-	if (!st)
-		return 0;
-	db_bind_text(st, "@n", name);
-	ret = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return ret;
-}
-
 static int has_all(sqlite3 *db, const char *const *tables)
 {
 	for (; *tables; tables++)
-		if (!report_has_table(db, *tables))
+		if (!db_has_table(db, *tables))
 			return 0;
 	return 1;
 }
@@ -399,7 +386,7 @@ static int load_progress(sqlite3 *db, struct report *r)
 	struct audit_progress p;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!report_has_table(db, "audit_pending") || !report_has_table(db, "audit_files"))
+	if (!db_has_table(db, "audit_pending") || !db_has_table(db, "audit_files"))
 		return 0;
 	if (audit_progress_load(db, &p))
 		return -1;

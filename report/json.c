@@ -28,42 +28,16 @@
 
 #define REPORT_JSON_VERSION 1
 
-void report_json_str(struct strbuf *sb, const char *s)
-{
-	const unsigned char *p;
-
-	if (!s) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
-	strbuf_addstr(sb, "\"");
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			strbuf_addf(sb, "\\%c", *p);
-		else if (*p == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (*p == '\t')
-			strbuf_addstr(sb, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
-			strbuf_addf(sb, "\\u%04x", *p);
-		else if (*p == '<')	/* harmless inside HTML too */
-			strbuf_addstr(sb, "\\u003c");
-		else
-			strbuf_add(sb, p, 1);
-	}
-	strbuf_addstr(sb, "\"");
-}
-
 static void key(struct strbuf *sb, const char *k)
 {
-	report_json_str(sb, k);
+	json_str_or_null(sb, k);
 	strbuf_addstr(sb, ": ");
 }
 
 static void kv_str(struct strbuf *sb, const char *k, const char *v, int comma)
 {
 	key(sb, k);
-	report_json_str(sb, v);
+	json_str_or_null(sb, v);
 	if (comma)
 		strbuf_addstr(sb, ", ");
 }
@@ -114,7 +88,7 @@ static void iso_time(struct strbuf *sb, const char *k, time_t t, int comma)
 		strbuf_addstr(sb, "null");
 	} else {
 		strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-		report_json_str(sb, buf);
+		json_str_or_null(sb, buf);
 	}
 	if (comma)
 		strbuf_addstr(sb, ", ");
@@ -155,7 +129,7 @@ void report_json_driver(struct strbuf *sb, const struct report_driver *d)
 	strbuf_addstr(sb, "[");
 	for (i = 0; i < d->nr_files; i++) {
 		strbuf_addstr(sb, i ? ", " : "");
-		report_json_str(sb, d->files[i]);
+		json_str_or_null(sb, d->files[i]);
 	}
 	strbuf_addstr(sb, "], ");
 	kv_int(sb, "sites", d->sites, 1);
@@ -286,7 +260,7 @@ void report_json(struct strbuf *sb, const struct report *r)
 		strbuf_addstr(sb, "\"maintainers\": [");
 		for (i = 0; i < r->total.nr_maintainers; i++) {
 			strbuf_addstr(sb, i ? ", " : "");
-			report_json_str(sb, r->total.maintainers[i]);
+			json_str_or_null(sb, r->total.maintainers[i]);
 		}
 		strbuf_addstr(sb, "]}");
 	}

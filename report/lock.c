@@ -11,11 +11,11 @@
 #include <string.h>
 #include "analyzer/analyzer.h"
 #include "db/db.h"
+#include "lib/quote.h"
 #include "report/report.h"
 #include "report/lock.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
-#include "web/web.h"
 
 struct lock_area {
 	char name[64];
@@ -168,11 +168,11 @@ static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 				  col(st, 0), sqlite3_column_int(st, 1), col(st, 2), col(st, 3));
 		} else if (json) {
 			strbuf_addstr(sb, n++ ? ",\n {\"file\": " : "\n {\"file\": ");
-			report_json_str(sb, col(st, 0));
+			json_str_or_null(sb, col(st, 0));
 			strbuf_addf(sb, ", \"line\": %d, \"function\": ", sqlite3_column_int(st, 1));
-			report_json_str(sb, col(st, 2));
+			json_str_or_null(sb, col(st, 2));
 			strbuf_addstr(sb, ", \"kind\": ");
-			report_json_str(sb, col(st, 3));
+			json_str_or_null(sb, col(st, 3));
 			strbuf_addstr(sb, "}");
 		} else {
 			strbuf_addf(sb, "  %s:%d: %s: %s\n", col(st, 0), sqlite3_column_int(st, 1),
@@ -213,11 +213,11 @@ static void arrows(struct strbuf *sb, const char *path, int html)
 static void step_json(struct strbuf *sb, sqlite3_stmt *st, int n)
 {
 	strbuf_addstr(sb, n ? ", {\"function\": " : "{\"function\": ");
-	report_json_str(sb, col(st, 0));
+	json_str_or_null(sb, col(st, 0));
 	strbuf_addstr(sb, ", \"file\": ");
-	report_json_str(sb, sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL : col(st, 1));
+	json_str_or_null(sb, sqlite3_column_type(st, 1) == SQLITE_NULL ? NULL : col(st, 1));
 	strbuf_addf(sb, ", \"line\": %d, \"edge\": ", sqlite3_column_int(st, 2));
-	report_json_str(sb, sqlite3_column_type(st, 3) == SQLITE_NULL ? NULL : col(st, 3));
+	json_str_or_null(sb, sqlite3_column_type(st, 3) == SQLITE_NULL ? NULL : col(st, 3));
 	strbuf_addf(sb, ", \"candidates\": %d}", sqlite3_column_int(st, 4));
 }
 
@@ -281,7 +281,7 @@ static void chain_origin(struct strbuf *sb, sqlite3_stmt *st, int fmt)
 		if (sqlite3_column_type(st, 7) == SQLITE_NULL)
 			strbuf_addstr(sb, "null");
 		else
-			report_json_str(sb, col(st, 7));
+			json_str_or_null(sb, col(st, 7));
 		strbuf_addf(sb, ", \"built\": %s", chain_built_json(st, 8));
 	} else if (unbuilt) {
 		strbuf_addstr(sb, " (not precise: in a file the audited configuration does not build)");
@@ -318,11 +318,11 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 			strbuf_addstr(sb, "</summary>");
 		} else if (json) {
 			strbuf_addstr(sb, n++ ? ",\n {\"file\": " : "\n {\"file\": ");
-			report_json_str(sb, col(st, 1));
+			json_str_or_null(sb, col(st, 1));
 			strbuf_addf(sb, ", \"line\": %d, \"function\": ", sqlite3_column_int(st, 2));
-			report_json_str(sb, col(st, 3));
+			json_str_or_null(sb, col(st, 3));
 			strbuf_addstr(sb, ", \"class\": ");
-			report_json_str(sb, col(st, 4));
+			json_str_or_null(sb, col(st, 4));
 			/* the analyzer's JSON array, as bkl chains --json has it */
 			strbuf_addf(sb, ", \"path\": %s", *col(st, 5) == '[' ? col(st, 5) : "[]");
 			chain_origin(sb, st, fmt);
@@ -364,7 +364,7 @@ static void areas(const struct lock_report *r, struct strbuf *sb, int fmt)
 				  a->precise);
 		} else if (fmt == LOCK_JSON) {
 			strbuf_addstr(sb, i ? ",\n {\"area\": " : "\n {\"area\": ");
-			report_json_str(sb, a->name);
+			json_str_or_null(sb, a->name);
 			strbuf_addf(sb, ", \"sites\": %d, \"imbalances\": %d, \"chains\": %d, "
 				    "\"precise\": %d}", a->sites, a->imbalances, a->chains, a->precise);
 		} else {
@@ -401,7 +401,7 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 		 * lists' keys (a duplicate key that parsers read differently).
 		 */
 		strbuf_addstr(sb, "{\"format\": \"bkl-lock-report\", \"version\": 2, \"lock\": ");
-		report_json_str(sb, lock);
+		json_str_or_null(sb, lock);
 		strbuf_addf(sb, ", \"totals\": {\"files\": %d, \"failed\": %d, \"sites\": %d, "
 			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d}", r.files,
 			    r.failed, r.sites, r.imbalances, r.chains, r.precise);

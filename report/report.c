@@ -35,18 +35,6 @@ int report_status_covered(int st)
 	return st != ST_CONVERTED && st != ST_TESTED && st != ST_DONE;
 }
 
-char *xstrdup_or_null(const char *s)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		abort();
-	return d;
-}
-
 static void free_sites(struct report_site *s, int n)
 {
 	int i;

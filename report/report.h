@@ -4,13 +4,15 @@
 
 /*
  * The campaign as `bkl report` and the dashboard show it: loaded from the
- * DB (lib/report-db.c, every statement constant with named binds) into
- * plain structs, then rendered as text, Markdown, JSON (lib/report-*.c)
+ * DB (report/db.c, every statement constant with named binds) into
+ * plain structs, then rendered as text, Markdown, JSON (the other files of report/)
  * or HTML (web/).  A scope is the whole tree, a subsystem or a driver.
  */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <time.h>
+#include "lib/alloc.h"
+#include "lib/quote.h"
 #include "lib/strbuf.h"
 
 enum report_status {
@@ -102,7 +104,7 @@ struct report {
 	struct burndown bd;
 	char *missing;			/* tables not there yet, for a note */
 	char *audit_note;		/* the audit is not finished: how far (NULL if it is) */
-	char *audit_json;		/* lib/audit-progress.h's object */
+	char *audit_json;		/* audit/progress.h's object */
 };
 
 /*
@@ -119,7 +121,6 @@ int report_burndown(sqlite3 *db, const struct report_driver *d, int nr, struct b
 int report_load_chains(sqlite3 *db, struct report *r, sqlite3_stmt *st, sqlite3_stmt *steps);
 sqlite3_stmt *report_scoped(sqlite3 *db, const char *sql, const struct report *r);
 void report_parse_path(struct report_chain *c);
-int report_has_table(sqlite3 *db, const char *name);
 void report_subsys_release(struct report_subsys *s);
 /*
  * The kernel tree: given, else the one bkl audit recorded (meta), else
@@ -134,27 +135,14 @@ int report_sync(sqlite3 *db, const char *db_path, const char *tree);
 int report_source(const char *tree, const char *file, int line, int ctx,
 		  int (*fn)(int no, const char *text, int hit, void *data), void *data);
 
-/* Renderers (lib/report-text.c, lib/report-json.c). */
+/* Renderers (report/text.c, report/json.c). */
 void report_text(struct strbuf *sb, const struct report *r, int markdown);
 void report_json(struct strbuf *sb, const struct report *r);
 
 void report_json_driver(struct strbuf *sb, const struct report_driver *d);
 void report_json_burndown(struct strbuf *sb, const struct burndown *bd);
-void report_json_str(struct strbuf *sb, const char *s);	/* quoted, or null */
 
 /* "2.5 drivers a week" */
 void report_pace(double per_day, char *buf, size_t n);
-
-/* Small helpers shared with web/. */
-char *xstrdup_or_null(const char *s);
-#define ALLOC_GROW(arr, nr, alloc)					\
-	do {								\
-		if ((nr) >= (alloc)) {					\
-			(alloc) = (alloc) ? (alloc) * 2 : 16;		\
-			(arr) = realloc((arr), (alloc) * sizeof(*(arr)));	\
-			if (!(arr))					\
-				abort();				\
-		}							\
-	} while (0)
 
 #endif

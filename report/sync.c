@@ -24,7 +24,7 @@ static int have_facts(sqlite3 *db)
 	sqlite3_stmt *st;
 	int found;
 
-	if (!report_has_table(db, "sites"))
+	if (!db_has_table(db, "sites"))
 		return 0;
 	st = db_prepare(db, "SELECT 1 FROM sites WHERE kind = 'implicit' LIMIT 1");
 	found = st && sqlite3_step(st) == SQLITE_ROW;

@@ -4,7 +4,7 @@ test_description='the committed series: checkpatch.pl finds nothing in any patch
 . ./test-lib.sh
 
 # The pristine tree's checkpatch.pl with the flags bkl pushdown and bkl
-# convert check their patches with (lib/campaign-patch.c), less -q so
+# convert check their patches with (campaign/patch.c), less -q so
 # that each patch at fault is named.  That the series applies to the
 # real 6.1 is t0100's last test (bkl tree --check).
 CHECKPATCH=${BKL_CACHE:-$HOME/.cache/bkl-audit}/linux/pristine/scripts/checkpatch.pl

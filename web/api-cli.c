@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/quote.h"
 #include "report/report.h"
 #include "web/web.h"
 
@@ -29,7 +30,7 @@ static void api_fail(struct web_req *req, int status, const char *msg)
 	req->status = status;
 	req->ctype = "application/json";
 	strbuf_addstr(&req->out, "{\"error\": ");
-	report_json_str(&req->out, msg);
+	json_str_or_null(&req->out, msg);
 	strbuf_addstr(&req->out, "}\n");
 }
 

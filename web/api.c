@@ -4,6 +4,7 @@
  * scripts and for the page's JavaScript.  Read-only; claims go through
  * the form (POST /claim, with its CSRF token).
  */
+#include "lib/quote.h"
 #include "report/report.h"
 #include "web/web.h"
 
@@ -13,7 +14,7 @@ static void json_error(struct web_req *req, int status, const char *msg)
 	req->status = status;
 	req->ctype = "application/json";
 	strbuf_addstr(&req->out, "{\"error\": ");
-	report_json_str(&req->out, msg);
+	json_str_or_null(&req->out, msg);
 	strbuf_addstr(&req->out, "}\n");
 }
 

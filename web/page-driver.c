@@ -37,7 +37,7 @@ static void show_file(struct strbuf *sb, const char *path)
 	strbuf_release(&doc);
 }
 
-/* Where the campaign keeps a driver's record and patches (lib/campaign-drivers.c). */
+/* Where the campaign keeps a driver's record and patches (campaign/drivers.c). */
 static char *campaign_path(const struct report_driver *rd, int record)
 {
 	struct campaign c = { .repo = (char *)bkl_repo_dir() };

@@ -69,7 +69,7 @@ void page_pick(struct web_req *req)
 	pick_release(&pl);
 }
 
-/* "Name <email>", as `bkl claim --by` checks it (lib/campaign.c). */
+/* "Name <email>", as `bkl claim --by` checks it (campaign/campaign.c). */
 static int valid_claimer(const char *who)
 {
 	return strlen(who) <= 200 && campaign_valid_who(who);

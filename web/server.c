@@ -82,21 +82,6 @@ static sqlite3 *get_db(struct web_server *srv)
 	return thread_db;
 }
 
-const char *web_header(struct web_req *req, const char *name)
-{
-	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
-}
-
-const char *web_cookie(struct web_req *req, const char *name)
-{
-	return MHD_lookup_connection_value(req->conn, MHD_COOKIE_KIND, name);
-}
-
-const char *web_query(struct web_req *req, const char *name)
-{
-	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
-}
-
 /* Match url against pattern; the part "*" matched goes to req->arg. */
 static int match(const char *pattern, const char *url, struct web_req *req)
 {

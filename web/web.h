@@ -10,8 +10,9 @@
  */
 #include <sqlite3.h>
 #include <stddef.h>
-#include "report/report.h"
+#include "lib/quote.h"
 #include "lib/strbuf.h"
+#include "report/report.h"
 
 #define WEB_MAX_BODY	(16 * 1024)	/* a claim form is < 1 KiB */
 /*
@@ -59,19 +60,11 @@ int web_serve(const char *db_path, const char *tree, const char *bind, int port)
 /* A page: fills req->out and req->status (200 when left 0). */
 typedef void (*web_page_fn)(struct web_req *req);
 
-/* web/html.c: the one escaper */
-void html_esc(struct strbuf *sb, const char *s);
-/*
- * printf for HTML: %s is escaped, %u is %-encoded for a URL path segment
- * (then escaped), %d %ld %lld numbers, %% a percent.  Anything else is a
- * programming error and is printed as "?".  Literal markup goes in fmt.
- */
-void html_addf(struct strbuf *sb, const char *fmt, ...);
 void page_begin(struct web_req *req, const char *title, const char *nav);
 void page_end(struct web_req *req);
 /* A whole error page: 404, 403, 405, 409, 413, 500. */
 void web_error(struct web_req *req, int status, const char *msg);
-/* Value of a form field in an x-www-form-urlencoded body; 0 if absent. */
+/* web/request.c: value of a form field in an x-www-form-urlencoded body; 0 if absent. */
 int form_get(const char *body, const char *name, char *out, size_t outsz);
 int url_decode(const char *in, size_t len, char *out, size_t outsz);
 const char *web_header(struct web_req *req, const char *name);
