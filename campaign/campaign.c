@@ -13,21 +13,6 @@
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
-const char *const cstatus_names[CS_NR] = {
-	"unclaimed", "claimed", "pushed-down", "audited", "converted", "tested", "done",
-	"blocked"
-};
-
-int cstatus_parse(const char *name)
-{
-	int i;
-
-	for (i = 0; i < CS_NR; i++)
-		if (!strcmp(name, cstatus_names[i]))
-			return i;
-	return -1;
-}
-
 const char *campaign_now(void)
 {
 	static char buf[32];
@@ -100,14 +85,7 @@ const char *campaign_who(const char *by)
 	return who.buf;
 }
 
-/* A log field: no tabs or newlines inside. */
-static void add_field(struct strbuf *sb, const char *s)
-{
-	for (; s && *s; s++)
-		strbuf_add(sb, (*s == '\t' || *s == '\n' || *s == '\r') ? " " : s, 1);
-}
-
-static int insert_step(struct campaign *c, char **f)
+static int insert_step(struct campaign *c, char *const *f)
 {
 	sqlite3_stmt *st = db_prepare(c->db,
 		"INSERT OR IGNORE INTO campaign_log (ts, driver, action, status, holder, who, note) "
@@ -128,74 +106,31 @@ static int insert_step(struct campaign *c, char **f)
 	return ret;
 }
 
-/* Split a log line into its 7 fields (in place). */
-static int split_line(char *line, char **f)
-{
-	int n = 0;
-	char *p = line;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < 7) {
-		f[n++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	while (n < 7)
-		f[n++] = "";
-	return cstatus_parse(f[3]) < 0 || !*f[0] || !*f[1] ? -1 : 0;
-}
-
-static int append_line(const char *path, const char *line)
-{
-	struct strbuf dir = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
-	FILE *f;
-	int ret = 0, fresh = !path_exists(path);
-
-	strbuf_add(&dir, path, slash ? (size_t)(slash - path) : 0);
-	if (dir.len && mkdir_p(dir.buf))
-		ret = -1;
-	strbuf_release(&dir);
-	if (ret)
-		return ret;
-	f = fopen(path, "a");
-	if (!f)
-		return error("cannot append to '%s': %s", path, strerror(errno));
-	if (fresh)
-		fputs("# bkl campaign log: ts\tdriver\taction\tstatus\tholder\twho\tnote\n", f);
-	fputs(line, f);
-	if (fclose(f))
-		return error("cannot write '%s': %s", path, strerror(errno));
-	return 0;
-}
-
 int campaign_record(struct campaign *c, const char *driver, const char *action, int status,
 		    const char *holder, const char *who, const char *note)
 {
-	struct strbuf line = STRBUF_INIT;
-	char *f[7];
-	int ret;
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	char *f[CLOG_FIELDS] = {
+		(char *)campaign_now(), (char *)driver, (char *)action,
+		(char *)cstatus_names[status], (char *)(holder ? holder : ""),
+		(char *)(who ? who : ""), (char *)(note ? note : "")
+	};
+	int ret = -1;
 
-	add_field(&line, campaign_now());
-	strbuf_addstr(&line, "\t");
-	add_field(&line, driver);
-	strbuf_addstr(&line, "\t");
-	add_field(&line, action);
-	strbuf_addf(&line, "\t%s\t", cstatus_names[status]);
-	add_field(&line, holder);
-	strbuf_addstr(&line, "\t");
-	add_field(&line, who);
-	strbuf_addstr(&line, "\t");
-	add_field(&line, note);
-	strbuf_addstr(&line, "\n");
-	ret = append_line(c->log_path, line.buf);
-	if (!ret) {
-		split_line(line.buf, f);
-		ret = insert_step(c, f) < 0 ? -1 : 0;
+	if (clog_check_step(f, &why)) {
+		error("step not recorded: %s", why.buf);
+		goto out;
 	}
+	clog_format(&line, f);
+	if (clog_append(c->log_path, line.buf))
+		goto out;
+	ret = 0;
+	if (insert_step(c, f) < 0)
+		warning("the step is recorded in '%s'; the database '%s' catches up from it "
+			"when next opened", c->log_path, c->db_path);
+out:
 	strbuf_release(&line);
+	strbuf_release(&why);
 	return ret;
 }
 
@@ -252,53 +187,50 @@ int campaign_advance(struct campaign *c, const char *driver, const char *action,
 	return ret;
 }
 
-/* Every line a step?  Refuse the whole file before changing anything. */
-static int check_log(FILE *in, const char *path)
-{
-	char line[8192], *f[7];
-	int nr = 0;
+struct import {
+	struct campaign *c;
+	struct strbuf *fresh;		/* the new steps, for the repository's log */
+	int added;
+};
 
-	while (fgets(line, sizeof(line), in)) {
-		nr++;
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		if (split_line(line, f))
-			return error("'%s' line %d is not a campaign step", path, nr);
-	}
-	rewind(in);
+static int import_step(char **f, int nr, void *data)
+{
+	struct import *im = data;
+	int n = insert_step(im->c, f);
+
+	if (n < 0)
+		return -1;
+	if (n && im->fresh)
+		clog_format(im->fresh, f);
+	im->added += n;
 	return 0;
 }
 
+/*
+ * The repository's log (to_repo 0) is read whole, its bad lines named
+ * and left out; another file (to_repo) is refused whole when a line is
+ * not a step, before anything changes, and its new steps reach the
+ * repository's log in one append before the DB commits.
+ */
 int campaign_import(struct campaign *c, const char *path, int to_repo)
 {
-	char line[8192], copy[8192], *f[7];
-	int added = 0, n, ret = 0;
-	FILE *in = fopen(path, "r");
+	struct strbuf fresh = STRBUF_INIT;
+	struct import im = { c, to_repo ? &fresh : NULL, 0 };
+	int ret;
 
-	if (!in)
-		return error("cannot read '%s': %s", path, strerror(errno));
-	if (check_log(in, path) || db_begin(c->db)) {
-		fclose(in);
+	if (to_repo && clog_read(path, 1, NULL, NULL))
 		return -1;
-	}
-	while (fgets(line, sizeof(line), in)) {
-		if (line[0] == '#' || line[0] == '\n')
-			continue;
-		strcpy(copy, line);
-		split_line(line, f);
-		n = insert_step(c, f);
-		if (n < 0 || (n > 0 && to_repo && append_line(c->log_path, copy))) {
-			ret = -1;
-			break;
-		}
-		added += n;
-	}
-	fclose(in);
-	if (ret) {
+	if (db_begin(c->db))
+		return -1;
+	ret = clog_read(path, to_repo, import_step, &im);
+	if (ret >= 0 && fresh.len && clog_append(c->log_path, fresh.buf))
+		ret = -1;
+	strbuf_release(&fresh);
+	if (ret < 0) {
 		db_rollback(c->db);
 		return -1;
 	}
-	return db_commit(c->db) ? -1 : added;
+	return db_commit(c->db) ? -1 : im.added;
 }
 
 int campaign_export(struct campaign *c, const char *driver, FILE *out)
@@ -314,7 +246,7 @@ int campaign_export(struct campaign *c, const char *driver, FILE *out)
 		sqlite3_finalize(q);
 		return -1;
 	}
-	fputs("# bkl campaign log: ts\tdriver\taction\tstatus\tholder\twho\tnote\n", out);
+	fputs(CLOG_HEADER, out);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
 		for (i = 0; i < 7; i++)
 			fprintf(out, "%s%c", sqlite3_column_text(q, i), i == 6 ? '\n' : '\t');

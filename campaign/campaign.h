@@ -49,7 +49,38 @@ struct cstate {
 int campaign_state(struct campaign *c, const char *driver, struct cstate *st);
 void cstate_release(struct cstate *st);
 
-/* One step: appended to the repository's log, then to the DB. */
+/*
+ * campaign/log.c: the log file.  A step is CLOG_FIELDS tab-separated
+ * fields; the limits are the same for the command line and the web.
+ */
+#define CLOG_HEADER "# bkl campaign log: ts\tdriver\taction\tstatus\tholder\twho\tnote\n"
+#define CLOG_FIELDS 7
+#define CLOG_NAME_MAX 64	/* driver, action */
+#define CLOG_WHO_MAX 200	/* holder, who: "Name <email>" */
+#define CLOG_NOTE_MAX 1000
+#define CLOG_SKEW (24 * 3600)	/* how far in the future a step's time may be */
+struct strbuf;
+/* what: at most max bytes of UTF-8 without control characters; else why. */
+int clog_check_text(const char *what, const char *s, size_t max, struct strbuf *why);
+int clog_check_step(char *const *f, struct strbuf *why);
+/* Split a line of len bytes into f (in place) and check it; -1 with why. */
+int clog_split(char *line, size_t len, char **f, struct strbuf *why);
+/*
+ * fn(f, line number, data) for each step of path; a line that is not one
+ * is an error() naming it (strict), or a warning() naming it and left out.
+ * The number of such lines, or what fn or reading returned (< 0).
+ */
+int clog_read(const char *path, int strict, int (*fn)(char **f, int nr, void *data), void *data);
+void clog_format(struct strbuf *sb, char *const *f);
+/* Append text (whole lines) durably, all or nothing; -1 after error(). */
+int clog_append(const char *path, const char *text);
+
+/*
+ * One step: checked, appended to the repository's log (durably), then
+ * to the DB.  -1 after error() when the step is not recorded; a DB that
+ * fails after the log has it is a warning (the DB catches up from the
+ * log when next opened), and 0.
+ */
 int campaign_record(struct campaign *c, const char *driver, const char *action, int status,
 		    const char *holder, const char *who, const char *note);
 /* Raise the status to at least st (pushdown, convert); keeps the holder. */

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+test_description='bad input, a full disk, hostile names: the campaign log and the DB stay whole'
+. ./test-lib.sh
+. "$TEST_DIRECTORY/lib-campaign.sh"
+
+FX=$PWD/fx
+export BKL_CACHE=$FX/cache BKL_REPO=$FX/repo BKL_DB=$FX/bkl.db BKL_TREE=$FX/cache/linux/work
+export BKL_AUTHOR='Camp Aigner <camp@example.org>' BKL_CHECKPATCH=
+ANN='Ann Auditor <ann@example.org>'
+LOG=$FX/repo/drivers-audit/campaign.log
+
+# The log and the DB as they were: the log byte for byte, the DB whole.
+save_state() { cp "$LOG" log.before; }
+state_intact() {
+	cmp "$LOG" log.before &&
+	test "$(sqlite3 "$BKL_DB" "PRAGMA integrity_check")" = ok &&
+	bkl log --check >/dev/null
+}
+# A full disk for one file: the write that crosses $2 bytes is cut there.
+full_disk() {	# name bytes command...
+	name=$1 bytes=$2 && shift 2 &&
+	env LD_PRELOAD="$PWD/fail-write.so" BKL_FAIL_WRITE="$name:$bytes" "$@"
+}
+
+test_expect_success 'setup: the fixture, its analysis, a first claim; the fault helper' '
+	make_campaign_fixture "$FX" &&
+	analyze_fixture "$FX" "$BKL_DB" &&
+	BKL_DATE=2024-05-01T10:00:00Z bkl claim foo --by "$ANN" &&
+	cc -shared -fPIC -o fail-write.so "$TEST_DIRECTORY/helper/fail-write.c" -ldl &&
+	test -s "$LOG"
+'
+
+test_expect_success 'a note over the limit is refused before anything is written' '
+	save_state &&
+	head -c 9000 /dev/zero | tr "\0" x >long &&
+	test_must_fail bkl claim bar --by "$ANN" --note "$(cat long)" 2>err &&
+	test_one_line err "step not recorded: note is longer than 1000 bytes" &&
+	state_intact &&
+	bkl status bar >out && grep "^status: *unclaimed" out
+'
+
+test_expect_success 'control characters in a note or a name are refused' '
+	save_state &&
+	test_must_fail bkl claim bar --by "$ANN" --note "$(printf "a\033]0;x\007b")" 2>err &&
+	test_one_line err "note holds a control character" &&
+	test_must_fail bkl claim bar --by "$ANN" --note "$(printf "one\ntwo")" 2>err &&
+	test_one_line err "note holds a control character" &&
+	test_must_fail bkl claim bar --by "$(printf "Ann <a@example.org>\033[2J")" 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	test_must_fail bkl claim bar --by "Ann $(printf "\377") <a@example.org>" 2>err &&
+	test "$(wc -l <err)" = 1 &&
+	state_intact
+'
+
+test_expect_success 'import: a NUL byte, a future date or a long field refuses the file whole' '
+	save_state &&
+	printf "2024-05-01T11:00:00Z\tbar\tclaim\tclaimed\t$ANN\t$ANN\tx\0y\n" >nul.log &&
+	test_must_fail bkl import nul.log 2>err &&
+	test_one_line err "nul.log. line 1 is not a campaign step: it holds a NUL byte" &&
+	printf "2024-05-01T11:00:00Z\tbar\tclaim\tclaimed\t$ANN\t$ANN\tok\n9999-12-31T00:00:00Z\tbar\tclaim\tclaimed\t$ANN\t$ANN\t\n" >future.log &&
+	test_must_fail bkl import future.log 2>err &&
+	test_one_line err "future.log. line 2 is not a campaign step: time .9999-12-31T00:00:00Z. is in the future" &&
+	printf "2024-05-01T11:00:00Z\tbar\tclaim\tclaimed\t$ANN\t$ANN\t%s\n" "$(cat long)" >long.log &&
+	test_must_fail bkl import long.log 2>err &&
+	test_one_line err "long.log. line 1 is not a campaign step: note is longer than 1000 bytes" &&
+	state_intact
+'
+
+test_expect_success 'a full disk while appending leaves the log as it was, and says so' '
+	save_state &&
+	test_must_fail full_disk campaign.log 30 bkl claim bar --by "$ANN" 2>err &&
+	test_one_line err "cannot write .*campaign.log.: No space left on device (the log is as it was)" &&
+	state_intact &&
+	bkl status bar >out && grep "^status: *unclaimed" out
+'
+
+test_expect_success 'a DB that fails after the log has the step: recorded, and the DB catches up' '
+	full_disk bkl.db-wal 0 bkl claim bar --by "$ANN" >out 2>err &&
+	grep "the step is recorded in .*campaign.log.; the database .*bkl.db. catches up from it" err &&
+	tail -1 "$LOG" | grep "	bar	claim	claimed	" &&
+	bkl status bar >out && grep "^holder: *Ann Auditor" out &&
+	test "$(sqlite3 "$BKL_DB" "SELECT count(*) FROM campaign_log WHERE driver = '"'"'bar'"'"'")" = 1
+'
+
+test_expect_success 'a torn last line is named, kept apart, and the next step is whole' '
+	printf "2024-05-01T12:00:00Z\tempty\tclaim\tcla" >>"$LOG" &&
+	test_must_fail bkl log --check >out 2>err &&
+	grep "line $(wc -l <"$LOG" | awk "{print \$1 + 1}") is not a campaign step" err &&
+	grep "1 line is not a campaign step" out &&
+	bkl claim waiter --by "$ANN" 2>err &&
+	grep "is not a campaign step (no status .cla.): left out" err &&
+	tail -1 "$LOG" | grep "^20.*	waiter	claim	claimed	" &&
+	bkl status waiter >out 2>/dev/null && grep "^holder: *Ann Auditor" out &&
+	bkl status empty >out 2>/dev/null && grep "^status: *unclaimed" out
+'
+
+test_expect_success 'concurrent claims: every step is a whole line' '
+	sed -i "/	cla\$/d" "$LOG" && bkl log --check &&
+	for d in race empty misc; do
+		bkl claim $d --by "$ANN" >/dev/null 2>&1 &
+	done &&
+	wait &&
+	bkl log --check &&
+	test "$(grep -c "	claim	claimed	" "$LOG")" = 6
+'
+
+test_done
