@@ -4,10 +4,28 @@
  * run against a Linux tree.  Git-style: `bkl <command> [<args>]`, each
  * command a row of commands[] (builtin/help.c).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
 #include "lib/usage.h"
+
+/*
+ * What a command printed must all have gone out: a short write to a full
+ * disk or a closed pipe is an error, not a truncated backup and exit 0.
+ */
+static int close_stdout(int ret)
+{
+	int failed = fflush(stdout) || ferror(stdout);
+
+	if (fclose(stdout))
+		failed = 1;
+	if (failed) {
+		error("cannot write to standard output: %s", errno ? strerror(errno) : "short write");
+		return ret ? ret : 1;
+	}
+	return ret;
+}
 
 static int is_help_flag(const char *arg)
 {
@@ -21,15 +39,15 @@ int main(int argc, const char **argv)
 	int i;
 
 	if (argc < 2 || is_help_flag(argv[1]))
-		return cmd_help(1, argv);
+		return close_stdout(cmd_help(1, argv));
 	cmd = find_command(argv[1]);
 	if (!cmd)
 		die("'%s' is not a bkl command; see 'bkl help'", argv[1]);
 	for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
 		if (is_help_flag(argv[i]))
-			return show_usage(cmd->usage, 0);
+			return close_stdout(show_usage(cmd->usage, 0));
 	snprintf(prog, sizeof(prog), "bkl %s", cmd->name);
 	bkl_prog = prog;
 	i = cmd->fn(argc - 1, argv + 1);
-	return i < 0 ? 1 : i;
+	return close_stdout(i < 0 ? 1 : i);
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
 #include "db/db.h"
 #include "campaign/campaign.h"
 #include "lib/parse-options.h"
+#include "lib/paths.h"
 #include "lib/quote.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -54,6 +56,8 @@ int cmd_export(int argc, const char **argv)
 	struct campaign c;
 	int json = 0, ret = -1;
 	FILE *out = stdout;
+	char *mem = NULL;
+	size_t mem_len = 0;
 	const struct option opts[] = {
 		OPT_STRING(0, "db", &db),
 		OPT_STRING('o', NULL, &file),
@@ -66,7 +70,7 @@ int cmd_export(int argc, const char **argv)
 		return show_usage(usage_export, 1);
 	if (campaign_open(&c, db, NULL))
 		return -1;
-	if (file && !(out = fopen(file, "w"))) {
+	if (file && !(out = open_memstream(&mem, &mem_len))) {	/* then replaced whole */
 		error("cannot write '%s': %s", file, strerror(errno));
 		goto out;
 	}
@@ -86,8 +90,11 @@ int cmd_export(int argc, const char **argv)
 			fprintf(out, "%s}\n", sb.buf);
 	}
 	if (file && fclose(out))
-		ret = error("cannot write '%s'", file);
+		ret = error("cannot write '%s': %s", file, strerror(errno));
+	else if (file && !ret)
+		ret = replace_file(file, mem, mem_len);
 out:
+	free(mem);
 	strbuf_release(&sb);
 	campaign_close(&c);
 	return ret;

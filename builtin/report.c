@@ -31,7 +31,8 @@ const char usage_report[] =
 	"    --format F       text (default); md, to paste into a mail to the\n"
 	"                     maintainers; html, a page whose links lead into\n"
 	"                     the dashboard (bkl serve); json, a stable contract\n"
-	"    -o FILE          write to FILE (replaced whole) instead of stdout\n"
+	"    -o FILE          write to FILE instead of stdout: replaced whole, or\n"
+	"                     left as it was; only a regular file is replaced\n"
 	"    --db DB          the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
 	"    --tree DIR       the kernel tree for source lines (default: the\n"
 	"                     one recorded by bkl audit)\n"
@@ -67,28 +68,10 @@ static void html_page(struct strbuf *sb, const struct report *r)
 
 static int write_out(const char *path, const struct strbuf *sb)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f;
-	int ret = 0;
-
-	if (!path) {
-		fwrite(sb_str(sb), 1, sb->len, stdout);
-		return fflush(stdout) ? error("cannot write the report") : 0;
-	}
-	strbuf_addf(&tmp, "%s.tmp", path);
-	f = fopen(tmp.buf, "w");
-	if (!f) {
-		ret = error("cannot write '%s'", path);
-		goto out;
-	}
-	if (fwrite(sb_str(sb), 1, sb->len, f) != sb->len || fclose(f) ||
-	    rename(tmp.buf, path)) {
-		remove(tmp.buf);
-		ret = error("cannot write '%s'", path);
-	}
-out:
-	strbuf_release(&tmp);
-	return ret;
+	if (path)
+		return replace_file(path, sb_str(sb), sb->len);
+	fwrite(sb_str(sb), 1, sb->len, stdout);
+	return 0;	/* bkl.c checks stdout as it closes it */
 }
 
 /* --lock NAME: the analyzer's facts for that lock, without the campaign */

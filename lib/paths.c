@@ -135,3 +135,47 @@ int write_file(const char *path, const char *text)
 		return error("cannot write '%s': %s", path, strerror(errno));
 	return 0;
 }
+
+int replace_file(const char *path, const char *data, size_t len)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	mode_t mask = umask(0);
+	struct stat st;
+	ssize_t n;
+	size_t off = 0;
+	int fd, err;
+
+	umask(mask);
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		return error("'%s' is not a regular file: not replaced", path);
+	if (slash)
+		strbuf_add(&tmp, path, slash + 1 - path);
+	strbuf_addf(&tmp, ".%s.XXXXXX", slash ? slash + 1 : path);
+	fd = mkstemp(tmp.buf);		/* O_EXCL: nothing planted there is followed */
+	if (fd < 0) {
+		err = errno;
+		strbuf_release(&tmp);
+		return error("cannot write '%s': %s", path, strerror(err));
+	}
+	err = 0;
+	while (off < len && !err) {
+		n = write(fd, data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			err = n ? errno : ENOSPC;
+		else
+			off += n;
+	}
+	if (!err && (fchmod(fd, 0666 & ~mask) || fsync(fd)))
+		err = errno;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && rename(tmp.buf, path))
+		err = errno;
+	if (err)
+		unlink(tmp.buf);
+	strbuf_release(&tmp);
+	return err ? error("cannot write '%s': %s", path, strerror(err)) : 0;
+}

@@ -2,6 +2,8 @@
 #ifndef BKL_PATHS_H
 #define BKL_PATHS_H
 
+#include <stddef.h>
+
 /* $BKL_CACHE, else ~/.cache/bkl-audit: the tree, sparse and kernel builds. */
 const char *bkl_cache_dir(void);
 /* The checkout bkl runs from ($BKL_REPO, else the directory of ./bkl). */
@@ -13,6 +15,13 @@ int path_exists(const char *path);
 int copy_file(const char *from, const char *to);
 /* Write text to path (created or replaced): -1 after error(). */
 int write_file(const char *path, const char *text);
+/*
+ * Replace path whole with data, or leave it as it was: written to a new
+ * file beside it (mkstemp: O_EXCL), fsync()ed, renamed over it.  Only a
+ * regular file is replaced (not a device, FIFO or symlink): -1 after
+ * error() naming path.
+ */
+int replace_file(const char *path, const char *data, size_t len);
 /* Free space on the filesystem holding path, in MiB; -1 on error. */
 long free_mib(const char *path);
 

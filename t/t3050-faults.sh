@@ -105,4 +105,52 @@ test_expect_success 'concurrent claims: every step is a whole line' '
 	test "$(grep -c "	claim	claimed	" "$LOG")" = 6
 '
 
+test_expect_success 'report -o: a FIFO, a symlink or a device is not replaced' '
+	mkfifo fifo &&
+	test_must_fail bkl report -o fifo 2>err &&
+	test_one_line err "^bkl report: error: .fifo. is not a regular file: not replaced$" &&
+	test -p fifo &&
+	echo precious >target && ln -s target link &&
+	test_must_fail bkl report -o link 2>err &&
+	test_one_line err ".link. is not a regular file: not replaced" &&
+	test -h link && test "$(cat target)" = precious &&
+	if mknod node c 1 7 2>/dev/null; then
+		test_must_fail bkl report -o node 2>err &&
+		test -c node
+	fi
+'
+
+test_expect_success 'report -o: a planted PATH.tmp symlink is not followed' '
+	ln -s target out.txt.tmp &&
+	bkl report -o out.txt &&
+	test "$(cat target)" = precious &&
+	grep "drivers" out.txt &&
+	test -z "$(ls -a | grep "^\.out\.txt\.")"
+'
+
+test_expect_success 'report -o on a full disk leaves the old file whole' '
+	echo old >kept.txt &&
+	test_must_fail full_disk kept.txt 100 bkl report -o kept.txt 2>err &&
+	test_one_line err "cannot write .kept.txt.: No space left on device" &&
+	test "$(cat kept.txt)" = old &&
+	test -z "$(ls -a | grep "^\.kept\.txt\.")"
+'
+
+test_expect_success 'export -o is replaced whole too' '
+	bkl export -o backup.log &&
+	cmp backup.log "$LOG" &&
+	echo old >backup.log &&
+	test_must_fail full_disk backup.log 50 bkl export -o backup.log 2>err &&
+	test "$(cat backup.log)" = old
+'
+
+test_expect_success 'a short write to stdout fails the command, naming it' '
+	for cmd in "export" "export --json" "report" "report --format json" "drivers" \
+		   "drivers --json" "log" "status foo" "pick" "sites" "chains" "help"; do
+		test_must_fail bkl $cmd >/dev/full 2>err &&
+		grep "cannot write to standard output: No space left on device" err ||
+			{ echo "bkl $cmd"; exit 1; }
+	done
+'
+
 test_done

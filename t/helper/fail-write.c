@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A full disk, for one file: LD_PRELOAD this and set
- * BKL_FAIL_WRITE=NAME[:N]; writes to a file whose path ends in NAME
+ * BKL_FAIL_WRITE=NAME[:N]; writes to a file whose path holds NAME
  * stop after N bytes in all (default 0): the write that crosses N is cut
  * short there, and every later one fails with ENOSPC, as on a full disk.
  */
@@ -34,7 +34,7 @@ static int targeted(int fd)
 	if (len < (ssize_t)n)
 		return 0;
 	path[len] = '\0';
-	return !strncmp(path + len - n, spec, n);
+	return memmem(path, len, spec, n) != NULL;
 }
 
 /* How much of count may go; -1 with ENOSPC when nothing may. */
