@@ -394,7 +394,7 @@ int cmd_audit(int argc, const char **argv)
 		OPT_STRING(0, "tree", &opt_tree),
 		OPT_STRING(0, "config", &config),
 		OPT_STRING(0, "db", &db_opt),
-		OPT_INT('j', "jobs", &jobs),
+		OPT_INT_RANGE('j', "jobs", &jobs, 1, 1024),
 		OPT_BOOL(0, "all-arch", &all_arch),
 		OPT_BOOL(0, "force", &force),
 		OPT_INT(0, "timeout", &timeout),

@@ -28,7 +28,7 @@ int cmd_serve(int argc, const char **argv)
 	int port = 8080;
 	sqlite3 *db;
 	const struct option opts[] = {
-		OPT_INT(0, "port", &port),
+		OPT_INT_RANGE(0, "port", &port, 0, 65535),
 		OPT_STRING(0, "bind", &bind),
 		OPT_STRING(0, "db", &db_path),
 		OPT_STRING(0, "tree", &tree),

@@ -83,7 +83,7 @@ int cmd_tree(int argc, const char **argv)
 		OPT_STRING(0, "patches", &patches),
 		OPT_BOOL(0, "build", &build),
 		OPT_STRING(0, "config", &config),
-		OPT_INT('j', "jobs", &jobs),
+		OPT_INT_RANGE('j', "jobs", &jobs, 1, 1024),
 		OPT_END()
 	};
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/parse-options.h"
@@ -25,6 +26,7 @@ static const struct option *find_short(const struct option *o, char c)
 static int set_value(const struct option *o, const char *arg, const char *name)
 {
 	char *end;
+	long v;
 
 	switch (o->type) {
 	case OPTION_BOOL:
@@ -34,9 +36,14 @@ static int set_value(const struct option *o, const char *arg, const char *name)
 		*(const char **)o->value = arg;
 		return 0;
 	case OPTION_INT:
-		*(int *)o->value = strtol(arg, &end, 10);
-		if (!*arg || *end)
-			return error("option '%s' expects a number, not '%s'", name, arg);
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || v < o->min || v > o->max) {
+			usage_said = 1;
+			return error("option '%s' expects a number from %ld to %ld, not '%.40s'",
+				     name, o->min, o->max, arg);
+		}
+		*(int *)o->value = v;
 		return 0;
 	default:
 		return error("option '%s' has no type", name);

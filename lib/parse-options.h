@@ -2,11 +2,13 @@
 #ifndef BKL_PARSE_OPTIONS_H
 #define BKL_PARSE_OPTIONS_H
 
+#include <limits.h>
+
 enum opt_type {
 	OPTION_END,
 	OPTION_BOOL,		/* int *, set to 1 */
 	OPTION_STRING,		/* const char **, takes an argument */
-	OPTION_INT,		/* int *, takes a decimal argument */
+	OPTION_INT,		/* int *, takes a decimal argument in [min, max] */
 };
 
 struct option {
@@ -14,11 +16,14 @@ struct option {
 	char short_name;
 	const char *long_name;
 	void *value;
+	long min, max;		/* OPTION_INT */
 };
 
 #define OPT_BOOL(s, l, v)	{ OPTION_BOOL, (s), (l), (v) }
 #define OPT_STRING(s, l, v)	{ OPTION_STRING, (s), (l), (v) }
-#define OPT_INT(s, l, v)	{ OPTION_INT, (s), (l), (v) }
+/* A count, a port, seconds: 0 to INT_MAX unless a range is given. */
+#define OPT_INT(s, l, v)	{ OPTION_INT, (s), (l), (v), 0, INT_MAX }
+#define OPT_INT_RANGE(s, l, v, lo, hi)	{ OPTION_INT, (s), (l), (v), (lo), (hi) }
 #define OPT_END()		{ OPTION_END, 0, NULL, NULL }
 
 /*

@@ -42,8 +42,11 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+int usage_said;
+
 int show_usage(const char *usage, int misuse)
 {
-	fputs(usage, misuse ? stderr : stdout);
+	if (!misuse || !usage_said)
+		fputs(usage, misuse ? stderr : stdout);
 	return misuse ? 129 : 0;
 }

@@ -153,4 +153,17 @@ test_expect_success 'a short write to stdout fails the command, naming it' '
 	done
 '
 
+test_expect_success 'integers out of range are one line, not a wrapped value' '
+	test_must_fail bkl serve --port 4294967297 2>err &&
+	test_one_line err "option .--port. expects a number from 0 to 65535, not .4294967297." &&
+	test_must_fail bkl pick -n 4294967297 2>err &&
+	test_one_line err "option .-n. expects a number from 0 to 2147483647" &&
+	test_must_fail bkl pick -n 99999999999999999999999 2>err &&
+	test_one_line err "option .-n. expects a number" &&
+	test_must_fail bkl audit --timeout -5 2>err &&
+	test_one_line err "option .--timeout. expects a number from 0" &&
+	test_must_fail bkl tree --build -j 0 2>err &&
+	test_one_line err "option .-j. expects a number from 1 to 1024, not .0."
+'
+
 test_done
