@@ -129,9 +129,9 @@ static void print_text(const struct cdriver *d)
 
 	for (i = 0; i < d->nr_e; i++)
 		strbuf_addf(&eps, "%s%s", i ? "," : "", d->e[i].function);
-	printf("%-20s %-12s %-26s %5d %5d %4d %3d  %s%s%s\n", d->id, cstatus_names[d->st.status],
+	printf("%-20s %-12s %-26s %5d %5d %4d %3d  %s%s%s\n", tq(d->id), cstatus_names[d->st.status],
 	       eps.len ? eps.buf : "-", d->locks + d->unlocks, d->sleep, d->wait, d->imbalances,
-	       d->subsystem, *d->st.holder ? "  held by " : "", d->st.holder);
+	       tq(d->subsystem), *d->st.holder ? "  held by " : "", tq(d->st.holder));
 	strbuf_release(&eps);
 }
 

@@ -90,10 +90,11 @@ int cmd_log(int argc, const char **argv)
 		if (!json) {
 			const char *note = (const char *)sqlite3_column_text(q, 6);
 
-			printf("%s  %-16s %-8s %-12s %s%s%s\n", sqlite3_column_text(q, 0),
-			       sqlite3_column_text(q, 1), sqlite3_column_text(q, 2),
-			       sqlite3_column_text(q, 3), sqlite3_column_text(q, 5),
-			       *note ? ": " : "", note);
+			printf("%s  %-16s %-8s %-12s %s%s%s\n", tq((const char *)sqlite3_column_text(q, 0)),
+			       tq((const char *)sqlite3_column_text(q, 1)),
+			       tq((const char *)sqlite3_column_text(q, 2)),
+			       tq((const char *)sqlite3_column_text(q, 3)),
+			       tq((const char *)sqlite3_column_text(q, 5)), *note ? ": " : "", tq(note));
 			continue;
 		}
 		strbuf_addstr(&out, n++ ? ",\n{" : "[\n{");

@@ -59,8 +59,8 @@ static void show(const struct pick *p, int i, int json, struct strbuf *out)
 	int k;
 
 	if (!json) {
-		printf("%3d. %-20s %-12s %s\n     %s\n", i + 1, p->d->id,
-		       cstatus_names[p->d->st.status], p->d->subsystem, p->reason);
+		printf("%3d. %-20s %-12s %s\n     %s\n", i + 1, tq(p->d->id),
+		       cstatus_names[p->d->st.status], tq(p->d->subsystem), tq(p->reason));
 		return;
 	}
 	strbuf_addstr(out, i ? ",\n{\"driver\":" : "\n{\"driver\":");
@@ -129,7 +129,7 @@ int cmd_pick(int argc, const char **argv)
 		printf("[%s\n]\n", sb_str(&out));
 	else if (!ret && !np)
 		printf("no unclaimed driver%s%s%s%s\n", subsystem ? " in '" : "",
-		       subsystem ? subsystem : "", subsystem ? "'" : "",
+		       subsystem ? tq(subsystem) : "", subsystem ? "'" : "",
 		       incomplete ? " among the files analyzed so far" : "");
 	for (i = 0; i < np; i++)
 		free(p[i].reason);

@@ -8,6 +8,7 @@
 #include "campaign/patch.h"
 #include "lib/parse-options.h"
 #include "lib/paths.h"
+#include "lib/quote.h"
 #include "lib/usage.h"
 
 const char usage_status[] =
@@ -68,14 +69,14 @@ static void show(struct campaign *c, const struct cdriver *d)
 	char *rec = cdriver_record_path(c, d), *pdir = cdriver_patch_dir(c, d);
 	int i;
 
-	printf("driver:       %s (module %s, %s, %s)\n", d->id, d->module, d->config, d->dir);
-	printf("subsystem:    %s%s%s%s\n", d->subsystem, *d->maintainers ? " (" : "",
-	       d->maintainers, *d->maintainers ? ")" : "");
+	printf("driver:       %s (module %s, %s, %s)\n", tq(d->id), tq(d->module), d->config, tq(d->dir));
+	printf("subsystem:    %s%s%s%s\n", tq(d->subsystem), *d->maintainers ? " (" : "",
+	       tq(d->maintainers), *d->maintainers ? ")" : "");
 	printf("status:       %s%s%s\n", cstatus_names[d->st.status], *d->st.since ? " since " : "",
 	       d->st.since);
-	printf("holder:       %s\n", *d->st.holder ? d->st.holder : "-");
+	printf("holder:       %s\n", *d->st.holder ? tq(d->st.holder) : "-");
 	if (*d->st.note)
-		printf("note:         %s\n", d->st.note);
+		printf("note:         %s\n", tq(d->st.note));
 	for (i = 0; i < d->nr_e; i++)
 		printf("entry point:  %s() %s:%d%s%s\n", d->e[i].function, d->e[i].file, d->e[i].line,
 		       d->e[i].implicit ? ", covered by chrdev_open()" : "",

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "campaign/campaign.h"
 #include "lib/paths.h"
+#include "lib/quote.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -45,34 +46,6 @@ static const size_t field_max[CLOG_FIELDS] = {
 	20, CLOG_NAME_MAX, CLOG_NAME_MAX, CLOG_NAME_MAX, CLOG_WHO_MAX, CLOG_WHO_MAX, CLOG_NOTE_MAX
 };
 
-/* Length of the UTF-8 sequence at s, 0 when it is not one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and beyond U+10FFFF are not UTF-8 */
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return n;
-}
-
 int clog_check_text(const char *what, const char *s, size_t max, struct strbuf *why)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -87,7 +60,7 @@ int clog_check_text(const char *what, const char *s, size_t max, struct strbuf *
 			strbuf_addf(why, "%s holds a control character", what);
 			return -1;
 		}
-		n = utf8_len(p);
+		n = utf8_seq_len(p);
 		if (!n) {
 			strbuf_addf(why, "%s is not UTF-8", what);
 			return -1;

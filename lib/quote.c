@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Quoting for where a string goes: JSON and HTML.  Callers never append
- * a dynamic string by hand.
+ * Quoting for where a string goes: JSON, HTML, a terminal or a plain-text
+ * mail, Markdown.  Callers never append a dynamic string by hand.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -148,4 +148,93 @@ void html_addf(struct strbuf *sb, const char *fmt, ...)
 	if (!*p)
 		strbuf_add(sb, lit, p - lit);
 	va_end(ap);
+}
+
+/* Length of the UTF-8 sequence at s, 0 when it is not one. */
+size_t utf8_seq_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates and beyond U+10FFFF are not UTF-8 */
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/* One byte or sequence as the terminal should see it; returns its length. */
+static size_t term_char(struct strbuf *sb, const unsigned char *p)
+{
+	size_t n = utf8_seq_len(p);
+
+	if (*p >= 7 && *p <= 13) {
+		strbuf_addf(sb, "\\%c", "abtnvfr"[*p - 7]);
+	} else if (*p == 27) {
+		strbuf_addstr(sb, "\\e");
+	} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {	/* C1: U+0080 to U+009F */
+		strbuf_addf(sb, "\\x%02x\\x%02x", p[0], p[1]);
+		return 2;
+	} else if (*p < 0x20 || *p == 0x7f || !n) {	/* C0, DEL, not UTF-8 */
+		strbuf_addf(sb, "\\x%02x", *p);
+	} else {
+		strbuf_add(sb, p, n);
+		return n;
+	}
+	return 1;
+}
+
+void term_str(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	while (*p)
+		p += term_char(sb, p);
+}
+
+const char *tq(const char *s)
+{
+	static struct strbuf ring[8];
+	static int next;
+	struct strbuf *sb = &ring[next++ % 8];
+
+	strbuf_reset(sb);
+	term_str(sb, s);
+	return sb_str(sb);
+}
+
+void md_str(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	while (*p) {
+		if (*p == '<')
+			strbuf_addstr(sb, "&lt;");
+		else if (*p == '>')
+			strbuf_addstr(sb, "&gt;");
+		else if (*p == '&')
+			strbuf_addstr(sb, "&amp;");
+		else if (strchr("\\`*_[]#|!", *p))
+			strbuf_addf(sb, "\\%c", *p);
+		else {
+			p += term_char(sb, p);
+			continue;
+		}
+		p++;
+	}
 }

@@ -20,6 +20,25 @@ struct out {
 	const char *tree;
 };
 
+/*
+ * A string from the DB, the log or MAINTAINERS, quoted for where the
+ * report goes (Markdown, or a terminal and a plain-text mail); valid
+ * until eight more calls.
+ */
+static const char *q(const struct out *o, const char *s)
+{
+	static struct strbuf ring[8];
+	static int next;
+	struct strbuf *sb = &ring[next++ % 8];
+
+	strbuf_reset(sb);
+	if (o->md)
+		md_str(sb, s);
+	else
+		term_str(sb, s);
+	return sb_str(sb);
+}
+
 static void heading(struct out *o, int level, const char *title)
 {
 	size_t i;
@@ -102,11 +121,11 @@ static void summary(struct out *o, const struct report *r)
 
 		snprintf(left, sizeof(left), "%d/%d", s->remaining, s->drivers_nr);
 		if (o->md)
-			strbuf_addf(o->sb, "| %d | %s | %s | %d | %d | %d | %d |\n", i + 1, s->name, left,
+			strbuf_addf(o->sb, "| %d | %s | %s | %d | %d | %d | %d |\n", i + 1, q(o, s->name), left,
 				    s->sites_left, s->implicit, s->chains, s->imbalances);
 		else
 			strbuf_addf(o->sb, "%4d  %-11s %10d %8d %6d %5d  %s\n", i + 1, left,
-				    s->sites_left, s->implicit, s->chains, s->imbalances, s->name);
+				    s->sites_left, s->implicit, s->chains, s->imbalances, q(o, s->name));
 	}
 	if (!r->nr_subs)
 		strbuf_addstr(o->sb, "(no drivers in the database yet: see 'bkl help')\n");
@@ -122,14 +141,14 @@ static void drivers(struct out *o, const struct report *r)
 			      "|---|---|---|--:|--:|--:|--:|\n");
 	for (i = 0; i < r->nr_drivers; i++) {
 		const struct report_driver *d = &r->drivers[i];
-		const char *by = d->claimed_by ? d->claimed_by : "-";
+		const char *by = q(o, d->claimed_by ? d->claimed_by : "-");
 
 		if (o->md)
-			strbuf_addf(o->sb, "| %s | %s | %s | %d | %d | %d | %d |\n", d->name, d->status,
+			strbuf_addf(o->sb, "| %s | %s | %s | %d | %d | %d | %d |\n", q(o, d->name), d->status,
 				    by, d->sites, d->implicit, d->chains, d->imbalances);
 		else
 			strbuf_addf(o->sb, "  %-20s %-12s %3d sites %3d implicit %3d chains %3d imbalances  %s\n",
-				    d->name, d->status, d->sites, d->implicit, d->chains,
+				    q(o, d->name), d->status, d->sites, d->implicit, d->chains,
 				    d->imbalances, by);
 	}
 }
@@ -175,9 +194,9 @@ static void sites(struct out *o, const char *title, const struct report_site *s,
 		else
 			strbuf_addf(o->sb, "  %s:%d: %s: %s", s[i].file, s[i].line, s[i].function, s[i].kind);
 		if (s[i].note)
-			strbuf_addf(o->sb, " (%s)", s[i].note);
+			strbuf_addf(o->sb, " (%s)", q(o, s[i].note));
 		if (show_driver && s[i].driver)
-			strbuf_addf(o->sb, " [%s]", s[i].driver);
+			strbuf_addf(o->sb, " [%s]", q(o, s[i].driver));
 		strbuf_addstr(o->sb, "\n");
 		if (excerpt) {
 			if (o->md)
@@ -205,7 +224,7 @@ static void chains(struct out *o, const struct report *r, int show_driver)
 		strbuf_addf(o->sb, o->md ? "%d. `%s:%d:` `%s` **%s**" : "  %d. %s:%d: %s: %s",
 			    i + 1, c->file, c->line, c->function, c->class);
 		if (show_driver && c->driver)
-			strbuf_addf(o->sb, " [%s]", c->driver);
+			strbuf_addf(o->sb, " [%s]", q(o, c->driver));
 		strbuf_addstr(o->sb, o->md ? "\n\n    " : "\n     ");
 		for (j = 0; j < c->nr_steps; j++)
 			strbuf_addf(o->sb, o->md ? "%s`%s`" : "%s%s", j ? " -> " : "", c->steps[j].function);
@@ -236,11 +255,11 @@ static void qemu(struct out *o, const struct report *r)
 	if (!r->nr_qemu)
 		strbuf_addstr(o->sb, o->md ? "Not booted yet.\n" : "  not booted yet\n");
 	for (i = 0; i < r->nr_qemu; i++) {
-		const struct report_qemu *q = &r->qemu[i];
+		const struct report_qemu *res = &r->qemu[i];
 
-		strbuf_addf(o->sb, "%s%s (%s): %s at %s%s%s\n", o->md ? "- " : "  ", q->driver,
-			    q->phase ? q->phase : "?", q->result ? q->result : "?", q->at ? q->at : "?",
-			    q->log ? ", log " : "", q->log ? q->log : "");
+		strbuf_addf(o->sb, "%s%s (%s): %s at %s%s%s\n", o->md ? "- " : "  ", q(o, res->driver),
+			    res->phase ? res->phase : "?", res->result ? res->result : "?",
+			    res->at ? res->at : "?", res->log ? ", log " : "", res->log ? q(o, res->log) : "");
 	}
 }
 
@@ -254,8 +273,8 @@ static void scope_header(struct out *o, const struct report *r)
 		const struct report_driver *d = &r->drivers[0];
 
 		strbuf_addf(o->sb, "%ssubsystem:%s %s\n%sstatus:%s %s%s%s\n%smodule:%s %s (%s)\n%sfiles:%s",
-			    b, e, d->subsystem, b, e, d->status, d->claimed_by ? ", claimed by " : "",
-			    d->claimed_by ? d->claimed_by : "", b, e, d->module ? d->module : "?",
+			    b, e, q(o, d->subsystem), b, e, d->status, d->claimed_by ? ", claimed by " : "",
+			    d->claimed_by ? q(o, d->claimed_by) : "", b, e, d->module ? d->module : "?",
 			    d->config ? d->config : "?", b, e);
 		for (i = 0; i < d->nr_files; i++)
 			strbuf_addf(o->sb, " %s", d->files[i]);
@@ -264,9 +283,9 @@ static void scope_header(struct out *o, const struct report *r)
 	}
 	strbuf_addf(o->sb, "%smaintainers:%s ", b, e);
 	for (i = 0; i < t->nr_maintainers; i++)
-		strbuf_addf(o->sb, "%s%s", i ? ", " : "", t->maintainers[i]);
+		strbuf_addf(o->sb, "%s%s", i ? ", " : "", q(o, t->maintainers[i]));
 	strbuf_addf(o->sb, "%s\n%slist:%s %s\n", t->nr_maintainers ? "" : "none listed",
-		    b, e, t->list && *t->list ? t->list : "none listed");
+		    b, e, t->list && *t->list ? q(o, t->list) : "none listed");
 }
 
 void report_text(struct strbuf *sb, const struct report *r, int md)
@@ -276,7 +295,7 @@ void report_text(struct strbuf *sb, const struct report *r, int md)
 	char title[512];
 
 	if (scope)
-		snprintf(title, sizeof(title), "BKL report: %s", scope);
+		snprintf(title, sizeof(title), "BKL report: %s", q(&o, scope));
 	else
 		snprintf(title, sizeof(title), "BKL report: Linux %s", r->version ? r->version : "tree");
 	if (md)

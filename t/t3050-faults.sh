@@ -153,6 +153,27 @@ test_expect_success 'a short write to stdout fails the command, naming it' '
 	done
 '
 
+test_expect_success 'names from an older DB reach terminals quoted, never raw' '
+	sqlite3 "$BKL_DB" "INSERT INTO campaign_log (ts, driver, action, status, holder, who, note) VALUES
+		('"'"'2099-01-01T00:00:00Z'"'"', '"'"'empty'"'"', '"'"'claim'"'"', '"'"'claimed'"'"',
+		 '"'"'Eve$(printf "\033")[2J <e@example.org>'"'"', '"'"'Eve$(printf "\033")[2J <e@example.org>'"'"',
+		 '"'"'line$(printf "\n")forged: 1 passed'"'"')" &&
+	for cmd in "status empty" "log empty" "drivers" "report --driver empty"; do
+		bkl $cmd >out 2>/dev/null &&
+		! grep -q "$(printf "\033")" out &&
+		! grep -q "^forged" out &&
+		grep -q "Eve\\\\e\[2J" out || { echo "bkl $cmd:"; cat out; exit 1; }
+	done
+'
+
+test_expect_success 'report --format md carries no markup from a name' '
+	bkl unclaim race --by "$ANN" &&
+	bkl claim race --by "Mal <script>alert(1)</script> <x@example.org>" &&
+	bkl report --format md --driver race >out.md &&
+	! grep "<script>" out.md &&
+	grep "Mal &lt;script&gt;alert(1)&lt;/script&gt; &lt;x@example.org&gt;" out.md
+'
+
 test_expect_success 'integers out of range are one line, not a wrapped value' '
 	test_must_fail bkl serve --port 4294967297 2>err &&
 	test_one_line err "option .--port. expects a number from 0 to 65535, not .4294967297." &&
