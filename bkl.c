@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "builtin.h"
+#include "db/db.h"
 #include "lib/usage.h"
 
 /*
@@ -24,6 +25,10 @@ static int close_stdout(int ret)
 		error("cannot write to standard output: %s", errno ? strerror(errno) : "short write");
 		return ret ? ret : 1;
 	}
+	if (!ret && db_damaged()) {
+		error("the database is damaged (%s): what was printed may be incomplete", db_damaged());
+		return ret ? ret : 1;
+	}
 	return ret;
 }
 
@@ -38,6 +43,7 @@ int main(int argc, const char **argv)
 	static char prog[64];
 	int i;
 
+	db_init();
 	if (argc < 2 || is_help_flag(argv[1]))
 		return close_stdout(cmd_help(1, argv));
 	cmd = find_command(argv[1]);

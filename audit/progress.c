@@ -72,9 +72,11 @@ static int count_areas(sqlite3 *db, struct audit_progress *p, const char *sql, i
 {
 	sqlite3_stmt *st = db_prepare(db, sql);
 
+	int rc;
+
 	if (!st)
 		return -1;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct audit_area_count *a = area_of(p, (const char *)sqlite3_column_text(st, 0));
 
 		if (left)
@@ -83,7 +85,7 @@ static int count_areas(sqlite3 *db, struct audit_progress *p, const char *sql, i
 			a->done++;
 	}
 	sqlite3_finalize(st);
-	return 0;
+	return rc == SQLITE_DONE ? 0 : error("cannot read the audit's progress: %s", db_describe(db, rc));
 }
 
 static int cmp_area(const void *x, const void *y)
@@ -99,12 +101,15 @@ static int count_rows(sqlite3 *db, const char *sql, int *out)
 {
 	sqlite3_stmt *st = db_prepare(db, sql);
 
+	int rc;
+
 	if (!st)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	return 0;
+	return rc == SQLITE_ROW ? 0 : error("cannot read the audit's progress: %s", db_describe(db, rc));
 }
 
 int audit_progress_load(sqlite3 *db, struct audit_progress *p)

@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include "builtin.h"
 #include "campaign/campaign.h"
+#include "db/db.h"
 #include "lib/parse-options.h"
+#include "lib/paths.h"
 #include "lib/usage.h"
 
 const char usage_import[] =
@@ -27,6 +29,13 @@ int cmd_import(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts);
 	if (argc < 1)
 		return show_usage(usage_import, 1);
+	if (!path_exists(db ? db : db_default_path())) {	/* import may make the DB */
+		sqlite3 *made;
+
+		if (db_open(db ? db : db_default_path(), &made))
+			return -1;
+		db_close(made);
+	}
 	if (campaign_open(&c, db, NULL))
 		return -1;
 	for (i = 0; i < argc && !ret; i++) {

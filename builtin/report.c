@@ -90,7 +90,7 @@ static int lock_report(const char *lock, const char *db_path, const char *format
 		db_path = db_lock_path(lock);
 	if (!path_exists(db_path))
 		return error("no database at '%s' (run 'bkl audit --lock %s')", db_path, lock);
-	if (db_open(db_path, &db))
+	if (db_open_existing(db_path, &db))
 		return -1;
 	ret = report_lock(db, lock, !strcmp(format, "json") ? LOCK_JSON : LOCK_TEXT, &sb);
 	if (!ret)
@@ -129,7 +129,7 @@ int cmd_report(int argc, const char **argv)
 		return error("--subsystem and --driver do not go together");
 	if (lock)
 		return lock_report(lock, db_path, format, out, subsystem || driver);
-	if (db_open(db_path ? db_path : db_default_path(), &db))
+	if (db_open_existing(db_path ? db_path : db_default_path(), &db))
 		return -1;
 	if (report_sync(db, db_path ? db_path : db_default_path(), tree))
 		warning("the campaign could not be brought up to date: reporting the database as it is");

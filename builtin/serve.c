@@ -40,8 +40,8 @@ int cmd_serve(int argc, const char **argv)
 		return show_usage(usage_serve, 1);
 	if (!db_path)
 		db_path = db_default_path();
-	/* create or migrate it once, here, with a clear error */
-	if (db_open(db_path, &db))
+	/* an existing one, migrated once here when writable, with a clear error */
+	if (db_open_existing(db_path, &db))
 		return -1;
 	audit_progress_warn(db);
 	db_close(db);

@@ -45,9 +45,7 @@ int facts_command(int argc, const char **argv, const char *usage,
 		return show_usage(usage, 1);
 	if (!db_path)
 		db_path = db_default_path();
-	if (!path_exists(db_path))
-		return error("no database at '%s' (run bkl analyze first)", db_path);
-	if (db_open(db_path, &db))
+	if (db_open_existing(db_path, &db))
 		return -1;
 	ret = print(db, lock, (json ? FACTS_JSON : 0) | (precise ? FACTS_PRECISE : 0));
 	db_close(db);

@@ -359,6 +359,7 @@ static int run_tests(struct tested *list, int nr, const struct series *all,
 	frags[0] = base.buf;
 	frags[1] = camp.buf;
 	frags[2] = uni.buf;
+	/* the results may be the first thing a DB holds: it may be made here */
 	if (!o->no_record && db_open(o->db ? o->db : db_default_path(), &db))
 		goto out;
 	ret = 0;

@@ -269,6 +269,41 @@ static int audited_tree(sqlite3 *db, struct strbuf *out)
 	return ret;
 }
 
+struct behind {
+	sqlite3_stmt *known;
+	int missing;
+};
+
+static int missing_step(char **f, int nr, void *data)
+{
+	static const char *const names[CLOG_FIELDS] = {
+		"@ts", "@driver", "@action", "@status", "@holder", "@who", "@note"
+	};
+	struct behind *b = data;
+	int i, rc;
+
+	sqlite3_reset(b->known);
+	for (i = 0; i < CLOG_FIELDS; i++)
+		if (db_bind_text(b->known, names[i], f[i]))
+			return -1;
+	rc = sqlite3_step(b->known);
+	if (rc == SQLITE_DONE)
+		b->missing++;
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+void campaign_warn_behind(struct campaign *c)
+{
+	struct behind b = { db_prepare(c->db,
+		"SELECT 1 FROM campaign_log WHERE ts = @ts AND driver = @driver AND action = @action "
+		"AND status = @status AND holder = @holder AND who = @who AND note = @note"), 0 };
+
+	if (b.known && clog_read(c->log_path, 0, missing_step, &b) >= 0 && b.missing)
+		warning("database '%s' is read-only: %d step%s of '%s' %s not in it", c->db_path,
+			b.missing, b.missing == 1 ? "" : "s", c->log_path, b.missing == 1 ? "is" : "are");
+	sqlite3_finalize(b.known);
+}
+
 int campaign_open(struct campaign *c, const char *db_path, const char *tree)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -284,14 +319,19 @@ int campaign_open(struct campaign *c, const char *db_path, const char *tree)
 	strbuf_addf(&sb, "%s/%s", c->repo, CAMPAIGN_LOG);
 	c->log_path = strdup(sb.buf);
 	strbuf_release(&sb);
-	if (db_open(c->db_path, &c->db))
+	c->read_only = !db_writable(c->db_path);
+	if (db_open_mode(c->db_path, c->read_only ? DB_READ : DB_WRITE, &c->db))
 		goto fail;
 	if (!tree_given && audited_tree(c->db, &sb) == 0) {	/* the tree bkl audit read */
 		free(c->tree);
 		c->tree = strdup(sb.buf);
 	}
 	strbuf_release(&sb);
-	if (path_exists(c->log_path) && campaign_import(c, c->log_path, 0) < 0)
+	if (!path_exists(c->log_path))
+		return 0;
+	if (c->read_only)
+		campaign_warn_behind(c);
+	else if (campaign_import(c, c->log_path, 0) < 0)
 		goto fail;
 	return 0;
 fail:

@@ -31,10 +31,12 @@ struct campaign {
 	char *log_path;
 	char *kconfig;		/* the audited .config (meta audit.objtree), read on use */
 	int kconfig_read;
+	int read_only;		/* the DB: not brought up to date from the log */
 };
 
 /*
- * Open the DB (creating it), merge the repository's log into it.  tree
+ * Open the DB (an existing one: bkl audit makes it), merge the
+ * repository's log into it (a read-only DB is read as it is).  tree
  * NULL: $BKL_TREE, else the work tree ($BKL_CACHE/linux/work).
  */
 int campaign_open(struct campaign *c, const char *db_path, const char *tree);
@@ -99,6 +101,8 @@ int campaign_valid_who(const char *who);
 /* Now, or $BKL_DATE, as 2024-05-01T12:00:00Z. */
 const char *campaign_now(void);
 
+/* A read-only DB: warn when the repository's log has steps it lacks. */
+void campaign_warn_behind(struct campaign *c);
 /* Merge a log file into the DB (and into the repository's log when
  * to_repo).  Returns the number of new steps, or -1 after error(). */
 int campaign_import(struct campaign *c, const char *path, int to_repo);

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "db/db.h"
 #include "lib/embed.h"
 #include "lib/paths.h"
@@ -107,36 +109,168 @@ static int migrate(sqlite3 *db, const char *path, int from)
 	return 0;
 }
 
-int db_open(const char *path, sqlite3 **out)
+static const char *damaged;	/* the first corruption SQLite reported, if any */
+
+static void log_error(void *unused, int rc, const char *msg)
 {
+	static char first[256];
+
+	if (!damaged && ((rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB)) {
+		snprintf(first, sizeof(first), "%s", msg ? msg : "corrupt");
+		damaged = first;
+	}
+}
+
+void db_init(void)
+{
+	sqlite3_config(SQLITE_CONFIG_LOG, log_error, NULL);
+}
+
+const char *db_damaged(void)
+{
+	return damaged;
+}
+
+const char *db_describe(sqlite3 *db, int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_READONLY:
+		return "it is read-only";
+	case SQLITE_FULL:
+		return "the disk is full";
+	case SQLITE_CORRUPT:
+		return "it is corrupt";
+	case SQLITE_NOTADB:
+		return "it is not a database";
+	case SQLITE_IOERR:
+		return "an I/O error";
+	case SQLITE_CANTOPEN:
+		return "cannot open it (or its -wal and -shm files, which WAL makes beside it)";
+	case SQLITE_PERM:
+	case SQLITE_AUTH:
+		return "permission denied";
+	}
+	return db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+}
+
+/* Run sql; -1 after error() naming path and what went wrong. */
+static int exec_on(sqlite3 *db, const char *path, const char *sql)
+{
+	int rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? 0 : error("cannot use database '%s': %s", path, db_describe(db, rc));
+}
+
+/*
+ * How to open path read-only.  SQLite reads a WAL database through its
+ * -shm file, which it cannot make in a directory we may not write; with
+ * no -wal file either, no one is writing it now, and it is opened as
+ * immutable (a URI: % ? # escaped).
+ */
+static void read_only_name(const char *path, struct strbuf *name, int *flags)
+{
+	struct strbuf wal = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int immutable;
+
+	strbuf_addf(&wal, "%s-wal", path);
+	strbuf_add(name, path, slash ? (size_t)(slash - path) : 0);
+	immutable = access(name->len ? name->buf : ".", W_OK) &&
+		    (stat(wal.buf, &st) || !st.st_size);
+	strbuf_reset(name);
+	strbuf_release(&wal);
+	if (!immutable) {
+		strbuf_addstr(name, path);
+		return;
+	}
+	strbuf_addstr(name, "file:");
+	for (; *path; path++)
+		if (strchr("%?#", *path))
+			strbuf_addf(name, "%%%02X", (unsigned char)*path);
+		else
+			strbuf_addch(name, *path);
+	strbuf_addstr(name, "?immutable=1");
+	*flags |= SQLITE_OPEN_URI;
+}
+
+int db_open_mode(const char *path, int mode, sqlite3 **out)
+{
+	struct strbuf name = STRBUF_INIT;
+	int flags = mode == DB_READ ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+	int v, rc, latest = db_schema_version();
 	sqlite3 *db = NULL;
-	int v;
 
 	*out = NULL;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		error("cannot open database '%s': %s", path, db ? sqlite3_errmsg(db) : "out of memory");
+	if (mode != DB_CREATE && !path_exists(path))
+		return error("no database at '%s': 'bkl audit' makes it", path);
+	if (mode == DB_CREATE)
+		flags |= SQLITE_OPEN_CREATE;
+	if (mode == DB_READ)
+		read_only_name(path, &name, &flags);
+	else
+		strbuf_addstr(&name, path);
+	rc = sqlite3_open_v2(name.buf, &db, flags, NULL);
+	strbuf_release(&name);
+	if (rc != SQLITE_OK) {
+		error("cannot open database '%s': %s", path, db_describe(db, rc));
 		goto out_close;
 	}
 	sqlite3_busy_timeout(db, 30000);
-	if (db_exec(db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"))
-		goto out_bad;
+	if (mode != DB_READ && exec_on(db, path, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL"))
+		goto out_close;
 	/*
 	 * Foreign keys on only after the migrations: a migration that
 	 * rebuilds a table (0009: files) drops the old one, which must not
 	 * cascade into the rows that refer to it.
 	 */
 	v = user_version(db);
-	if (v < 0 || migrate(db, path, v))
+	if (v == -1 && (rc = sqlite3_errcode(db)) != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		error("cannot use database '%s': %s", path, db_describe(db, rc));
 		goto out_close;
-	if (db_exec(db, "PRAGMA foreign_keys = ON"))
-		goto out_bad;
+	}
+	if (v < 0 || (mode != DB_CREATE && v == 0)) {
+		error("'%s' is not a bkl database (schema version %d)", path, v);
+		goto out_close;
+	}
+	if (mode == DB_READ && v != latest) {
+		error(v > latest ? "database '%s' has schema version %d, newer than this bkl's %d" :
+		      "database '%s' has schema version %d, older than this bkl's %d: "
+		      "open it writable once (bkl audit) to upgrade it", path, v, latest);
+		goto out_close;
+	}
+	if (mode != DB_READ && migrate(db, path, v))
+		goto out_close;
+	if (exec_on(db, path, "PRAGMA foreign_keys = ON"))
+		goto out_close;
 	*out = db;
 	return 0;
-out_bad:
-	error("'%s' is not a bkl database", path);
 out_close:
 	sqlite3_close(db);
 	return -1;
+}
+
+int db_open(const char *path, sqlite3 **out)
+{
+	return db_open_mode(path, DB_CREATE, out);
+}
+
+int db_writable(const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int ok;
+
+	strbuf_add(&dir, path, slash ? (size_t)(slash - path) : 0);
+	/* WAL writes path-wal and path-shm beside it */
+	ok = !access(path, W_OK) && !access(dir.len ? dir.buf : ".", W_OK);
+	strbuf_release(&dir);
+	return ok;
+}
+
+int db_open_existing(const char *path, sqlite3 **out)
+{
+	return db_open_mode(path, db_writable(path) ? DB_WRITE : DB_READ, out);
 }
 
 void db_close(sqlite3 *db)

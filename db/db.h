@@ -16,8 +16,31 @@
 const char *db_default_path(void);
 /* A lock profile's DB: the default for bkl, else $BKL_CACHE/LOCK.db unless $BKL_DB. */
 const char *db_lock_path(const char *lock);
-/* Open (creating it) and bring the schema up to date. */
+/*
+ * Open for what the command does: DB_CREATE (bkl audit, analyze, merge,
+ * import: made when missing), DB_WRITE (an existing one, its schema
+ * brought up to date), DB_READ (an existing one of this schema, read-only,
+ * never created).  -1 after one error() line saying what failed: missing,
+ * read-only, full, corrupt, not a bkl database, a newer schema.
+ */
+enum { DB_READ, DB_WRITE, DB_CREATE };
+int db_open_mode(const char *path, int mode, sqlite3 **out);
+/* db_open_mode(path, DB_CREATE, out) */
 int db_open(const char *path, sqlite3 **out);
+/* This user may write path and the files WAL keeps beside it. */
+int db_writable(const char *path);
+/* An existing DB: DB_WRITE when it is writable, else DB_READ. */
+int db_open_existing(const char *path, sqlite3 **out);
+/*
+ * db_init() before any other use: SQLite's error log is watched for
+ * corruption (SQLITE_CORRUPT, SQLITE_NOTADB), which db_damaged() then
+ * returns (else NULL), so that a command whose loop stopped early on a
+ * damaged page fails instead of printing a wrong count.
+ */
+void db_init(void);
+const char *db_damaged(void);
+/* What an SQLite result code means for the person running the command. */
+const char *db_describe(sqlite3 *db, int rc);
 void db_close(sqlite3 *db);
 /* The schema version this bkl writes (number of migrations). */
 int db_schema_version(void);

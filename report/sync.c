@@ -45,12 +45,18 @@ int report_sync(sqlite3 *db, const char *db_path, const char *tree)
 	c.repo = (char *)bkl_repo_dir();
 	c.log_path = log.buf;
 	c.tree = t ? t : (char *)"";
+	if (!db_writable(db_path)) {	/* read as it is */
+		if (path_exists(log.buf))
+			campaign_warn_behind(&c);
+		goto out;
+	}
 	if (path_exists(log.buf) && campaign_import(&c, log.buf, 0) < 0)
 		ret = -1;
 	if (t)
 		strbuf_addf(&maint, "%s/MAINTAINERS", t);
 	if (!ret && t && path_exists(maint.buf) && have_facts(db) && campaign_refresh(&c))
 		ret = -1;
+out:
 	free(t);
 	strbuf_release(&log);
 	strbuf_release(&maint);

@@ -174,6 +174,74 @@ test_expect_success 'report --format md carries no markup from a name' '
 	grep "Mal &lt;script&gt;alert(1)&lt;/script&gt; &lt;x@example.org&gt;" out.md
 '
 
+test_expect_success 'a missing DB is one line naming it; nothing is created' '
+	for cmd in "report" "pick" "status foo" "drivers" "log" "sites" "export" \
+		   "claim foo --by \"$ANN\""; do
+		eval test_must_fail bkl $cmd --db typo.db 2>err &&
+		test_one_line err "no database at .typo.db.: .bkl audit. makes it" &&
+		test ! -e typo.db || { echo "bkl $cmd"; exit 1; }
+	done &&
+	test_must_fail bkl serve --port 0 --db typo.db 2>err &&
+	test_one_line err "no database at .typo.db." && test ! -e typo.db
+'
+
+# Run "$@" as someone who may read the fixture but write neither the DB
+# nor its directory (root writes anything: drop to nobody).
+as_reader() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/nonexistent "$@"
+	else
+		"$@"
+	fi
+}
+
+test_expect_success 'a read-only DB is read, and says when the log is ahead of it' '
+	sqlite3 "$BKL_DB" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	mkdir ro && cp "$BKL_DB" ro/bkl.db && chmod 0444 ro/bkl.db && chmod 0555 ro &&
+	chmod -R a+rX "$FX" . &&
+	as_reader bkl status foo --db ro/bkl.db >out 2>err &&
+	grep "^status: *claimed" out && test ! -s err &&
+	as_reader bkl log --db ro/bkl.db >out && test -s out &&
+	as_reader bkl pick --db ro/bkl.db -n 0 >out &&
+	as_reader bkl drivers --db ro/bkl.db >out &&
+	as_reader bkl report --db ro/bkl.db >out && grep drivers out &&
+	printf "2024-05-01T14:00:00Z\tbar\tnote\tclaimed\t$ANN\t$ANN\tlater\n" >>"$LOG" &&
+	as_reader bkl status bar --db ro/bkl.db >out 2>err &&
+	test_one_line err "database .*ro/bkl.db. is read-only: 1 step of .*campaign.log. is not in it" &&
+	as_reader bkl report --db ro/bkl.db >out 2>err &&
+	test_one_line err "is read-only: 1 step of" &&
+	test ! -e ro/bkl.db-wal
+'
+
+test_expect_success 'a damaged DB fails the command, never a wrong number' '
+	cp "$BKL_DB" bad.db && sqlite3 bad.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	size=$(stat -c %s bad.db) && pages=$((size / 4096)) &&
+	test $pages -gt 8 &&
+	dd if=/dev/urandom of=bad.db bs=4096 seek=$((pages / 2)) count=$((pages / 3)) conv=notrunc 2>/dev/null &&
+	failed=0 &&
+	for cmd in "report" "report --format json" "drivers" "pick" "sites" "chains"; do
+		if bkl $cmd --db bad.db >out 2>err; then
+			echo "bkl $cmd succeeded on a damaged DB:"; cat out; failed=1
+		else
+			grep -q "corrupt\|damaged\|malformed\|not a database" err ||
+				{ echo "bkl $cmd:"; cat err; failed=1; }
+		fi
+	done &&
+	test $failed = 0
+'
+
+test_expect_success 'a negative or a newer schema version is one line' '
+	cp "$BKL_DB" neg.db && sqlite3 neg.db "PRAGMA user_version = -3" &&
+	test_must_fail bkl report --db neg.db 2>err &&
+	test_one_line err "neg.db. is not a bkl database (schema version -3)" &&
+	cp "$BKL_DB" new.db && sqlite3 new.db "PRAGMA user_version = 999" &&
+	test_must_fail bkl status foo --db new.db 2>err &&
+	test_one_line err "new.db. has schema version 999, newer than this bkl" &&
+	printf "not sqlite at all, but long enough to be read as a header......................................................." >junk.db &&
+	test_must_fail bkl report --db junk.db 2>err &&
+	test_one_line err "junk.db.*not a database"
+'
+
 test_expect_success 'integers out of range are one line, not a wrapped value' '
 	test_must_fail bkl serve --port 4294967297 2>err &&
 	test_one_line err "option .--port. expects a number from 0 to 65535, not .4294967297." &&

@@ -177,7 +177,14 @@ test_expect_success 'a step pulled into the repository log shows too' '
 	grep "^  waiter  *claimed .*Dee Dev <dee@example.org>$" out
 '
 
+test_expect_success 'no database: one line naming it, and none is made' '
+	test_must_fail env BKL_DB="$PWD/none.db" BKL_TREE= bkl report >out 2>err &&
+	test_one_line err "no database at .*none.db.: .bkl audit. makes it" &&
+	test ! -e none.db && ! test -s out
+'
+
 test_expect_success 'an empty database: a report that says so' '
+	echo >e.c && bkl analyze -q --db "$PWD/empty.db" e.c &&
 	BKL_DB="$PWD/empty.db" BKL_TREE= bkl report >out &&
 	grep "^drivers: 0, 0 still under the BKL" out &&
 	BKL_DB="$PWD/empty.db" BKL_TREE= bkl report --format json >e.json &&
@@ -187,7 +194,7 @@ test_expect_success 'an empty database: a report that says so' '
 test_expect_success 'a file that is not a database is refused' '
 	echo "not sqlite" >bad.db &&
 	test_must_fail env BKL_DB="$PWD/bad.db" bkl report >out 2>err &&
-	tail -n 1 err | grep "error: .*bad.db. is not a bkl database" &&
+	test_one_line err "error: cannot use database .*bad.db.: it is not a database" &&
 	! test -s out &&
 	test "$(cat bad.db)" = "not sqlite"
 '

@@ -49,7 +49,7 @@ static sqlite3 *lock_db(struct web_req *req, const char *lock, int *own, int *fi
 	if ((*files = lock_files(req->db, lock)) > 0)
 		return req->db;
 	strbuf_addf(&path, "%s/%s.db", bkl_cache_dir(), lock);
-	if (access(path.buf, R_OK) || db_open(path.buf, &db) ||
+	if (access(path.buf, R_OK) || db_open_existing(path.buf, &db) ||
 	    (*files = lock_files(db, lock)) <= 0) {
 		if (db)
 			db_close(db);

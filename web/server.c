@@ -73,7 +73,7 @@ static sqlite3 *get_db(struct web_server *srv)
 {
 	if (thread_db)
 		return thread_db;
-	if (db_open(srv->db_path, &thread_db))
+	if (db_open_existing(srv->db_path, &thread_db))
 		return NULL;
 	pthread_mutex_lock(&dbs_lock);
 	if (nr_dbs < (int)(sizeof(dbs) / sizeof(dbs[0])))
