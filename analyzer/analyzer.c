@@ -26,7 +26,6 @@
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
-#define EXIT_SPARSE_ERROR	10
 #define EXIT_DB_ERROR		11
 
 struct run {
@@ -366,6 +365,7 @@ static int run_in_child(struct run *r, struct file_info *fi, int *status)
 		return error("cannot fork: %s", strerror(errno));
 	if (!pid) {
 		dup2(fileno(r->errf), 2);
+		limits_child(fi->path, r->o->timeout, r->o->max_mem_mib);
 		_exit(analyze_one(r, NULL, fi->path, fi->hash));
 	}
 	while (waitpid(pid, status, 0) < 0)
@@ -540,7 +540,9 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 	if (!r.flags.buf)
 		strbuf_addstr(&r.flags, "");
 	FOR_EACH_PTR(files, file) {
-		int rc = analyze_file(&r, db, file, ptr_list_size((struct ptr_list *)files) == 1);
+		/* one file without limits (bkl audit's worker, bounded by audit): no fork */
+		int rc = analyze_file(&r, db, file, ptr_list_size((struct ptr_list *)files) == 1 &&
+				      !o->timeout && !o->max_mem_mib);
 
 		stats->files++;
 		if (rc < 0) {

@@ -30,6 +30,13 @@ struct analyzer_opts {
 	int sparse_warnings;
 	/* no "not analyzed" warnings on stderr (the files table has them) */
 	int quiet;
+	/*
+	 * Per file, in a child: seconds and MiB (0: none).  With neither, a
+	 * single file is analyzed in this process (bkl audit's workers,
+	 * which audit bounds itself).
+	 */
+	int timeout;
+	long max_mem_mib;
 };
 
 struct analyzer_stats {

@@ -291,6 +291,11 @@ int feasible_blocks(struct entrypoint *ep, int param, int nz, int nr_bbs,
 /* Position of an instruction as the user wrote it: file and line. */
 const char *pos_file(struct position pos);
 
+/* ---- limits.c: the child that analyzes one file ---- */
+#define EXIT_SPARSE_ERROR	10	/* the file is not analyzed: its stderr says why */
+/* In the child: time (s, 0 none) and memory (MiB, 0 none) limits, #include depth, stack. */
+void limits_child(const char *file, int timeout, long max_mem_mib);
+
 /* ---- store.c ---- */
 struct file_info {
 	const char *path, *hash, *flags;

@@ -95,6 +95,9 @@ static void child(const struct kjobs *k, int slot, const struct kjob *j)
 	argv[nr++] = "--no-resolve";
 	/* the profile line and its warnings are the parent's to say, once */
 	argv[nr++] = "--quiet-profiles";
+	/* in this process: the worker's time is bounded by the alarm below */
+	argv[nr++] = "--timeout=0";
+	argv[nr++] = "--max-mem=0";
 	if (k->lock_profile) {
 		argv[nr++] = "--lock-profile";
 		argv[nr++] = k->lock_profile;

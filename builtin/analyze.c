@@ -4,6 +4,8 @@
  * global pass.  Our options and sparse's are mixed on one command line;
  * ours are the long ones below, everything else goes to sparse.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,8 @@
 const char usage_analyze[] =
 	"usage: bkl analyze [--db DB] [--no-resolve] [--lock-profile NAME]\n"
 	"                   [--kernel-profile NAME] [--primitives FILE] [-q]\n"
-	"                   [--quiet-profiles] [--sparse-warnings] [sparse flags] FILE.c...\n"
+	"                   [--quiet-profiles] [--sparse-warnings] [--timeout SECS]\n"
+	"                   [--max-mem MIB] [sparse flags] FILE.c...\n"
 	"\n"
 	"Analyze C files with sparse and record in the database where the BKL is\n"
 	"taken and released, imbalances, function-pointer stores and call edges,\n"
@@ -23,6 +26,9 @@ const char usage_analyze[] =
 	"the call chains that sleep with it held.  Files analyzed again replace\n"
 	"their old facts.  A file sparse cannot parse is recorded with its first\n"
 	"error and the others are still analyzed; the exit status is 1 then.\n"
+	"Each file is analyzed in a child process with limits, so that none can\n"
+	"stop the run: its time and memory, gcc's 200 nested #includes (a header\n"
+	"that includes itself), and sparse's stack (an expression nested too deep).\n"
 	"\n"
 	"What the analyzer knows of the lock and of the kernel's primitives comes\n"
 	"from two profiles (analyzer/profiles/README): the kernel profile of the\n"
@@ -42,6 +48,10 @@ const char usage_analyze[] =
 	"    --quiet-profiles   neither the profile line nor its warnings (for\n"
 	"                       bkl audit's workers: bkl audit says it once)\n"
 	"    --sparse-warnings  show sparse's own warnings\n"
+	"    --timeout SECS     give up on a file after SECS seconds (default 300)\n"
+	"    --max-mem MIB      give up on a file that needs more (default 8192);\n"
+	"                       with --timeout 0 --max-mem 0, a single file is\n"
+	"                       analyzed in this process (bkl audit's workers)\n"
 	"\n"
 	"sparse flags: -I DIR, -D X, -U X, -include FILE, -isystem DIR, -m64, -W...,\n"
 	"as sparse takes them.  Then: bkl sites, bkl imbalance, bkl chains.\n";
@@ -71,12 +81,27 @@ static int our_option(int argc, const char **argv, int *i, const char *name,
 	return 1;
 }
 
+/* A count in [0, INT_MAX], as parse_options() takes one. */
+static int number_arg(const char *name, const char *arg, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || v < 0 || v > INT_MAX)
+		return error("option '%s' expects a number from 0 to %d, not '%.40s'", name, INT_MAX, arg);
+	*out = v;
+	return 0;
+}
+
 int cmd_analyze(int argc, const char **argv)
 {
 	const char *db_path = NULL, **sargv;
-	struct analyzer_opts o = { 0 };
+	struct analyzer_opts o = { .timeout = 300, .max_mem_mib = 8192 };
+	const char *timeout = NULL, *max_mem = NULL;
 	struct analyzer_stats stats;
-	int i, sargc = 1, no_resolve = 0, rc, ret = -1, only_sparse = 0;
+	int i, sargc = 1, no_resolve = 0, rc, ret = -1, only_sparse = 0, max;
 	sqlite3 *db;
 
 	sargv = calloc(argc + 1, sizeof(*sargv));
@@ -96,6 +121,8 @@ int cmd_analyze(int argc, const char **argv)
 		    (rc = our_option(argc, argv, &i, "--primitives", &o.primitives)) ||
 		    (rc = our_option(argc, argv, &i, "--lock-profile", &o.lock_profile)) ||
 		    (rc = our_option(argc, argv, &i, "--kernel-profile", &o.kernel_profile)) ||
+		    (rc = our_option(argc, argv, &i, "--timeout", &timeout)) ||
+		    (rc = our_option(argc, argv, &i, "--max-mem", &max_mem)) ||
 		    (rc = our_option(argc, argv, &i, "--quiet-profiles", NULL) * 5) ||
 		    (rc = our_option(argc, argv, &i, "--no-resolve", NULL) * 2) ||
 		    (rc = our_option(argc, argv, &i, "--sparse-warnings", NULL) * 3) ||
@@ -117,6 +144,11 @@ int cmd_analyze(int argc, const char **argv)
 		free(sargv);
 		return show_usage(usage_analyze, 1);
 	}
+	if ((timeout && number_arg("--timeout", timeout, &o.timeout)) ||
+	    (max_mem && number_arg("--max-mem", max_mem, &max)))
+		goto out;
+	if (max_mem)
+		o.max_mem_mib = max;
 	if (analyzer_check_profiles(&o))
 		goto out;
 	if (!db_path)

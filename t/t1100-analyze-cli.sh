@@ -397,4 +397,29 @@ test_expect_success 'chain-sample: precise and other chains, the same each time,
 	test_one_line err "no database .cs/nope.db."
 '
 
+test_expect_success PYTHON3 'a file that cannot end fails alone, in one line, and the others are analyzed' '
+	mkdir lim &&
+	printf "#include \"self.h\"\nint x;\n" >lim/self.h &&
+	printf "#include \"self.h\"\nint f(void) { return 0; }\n" >lim/loop.c &&
+	python3 -c "print(\"int h(void) { return \" + \"+\".join([\"1\"] * 100000) + \"; }\")" >lim/deep.c &&
+	python3 -c "
+print(\"#define A0(x) x x x x\")
+for i in range(1, 14): print(\"#define A%d(x) A%d(x) A%d(x) A%d(x) A%d(x)\" % ((i,) + (i - 1,) * 4))
+print(\"int v = 0 A13(+1);\")" >lim/slow.c &&
+	cp one.c lim/ok.c && cp bkl.h lim/ &&
+	(cd lim && test_must_fail bkl analyze --db ../lim.db --timeout 2 loop.c deep.c slow.c ok.c 2>../err) &&
+	grep "^bkl analyze: warning: .loop.c. not analyzed: loop.c: error: #include nested deeper than 200" err &&
+	grep "^bkl analyze: warning: .deep.c. not analyzed: deep.c: error: sparse ran out of stack" err &&
+	grep "^bkl analyze: warning: .slow.c. not analyzed: slow.c: error: analysis took longer than 2 s" err &&
+	test "$(wc -l <err)" = 3 &&
+	test "$(q lim.db "SELECT status, count(*) FROM files GROUP BY status ORDER BY status" | tr "\n" " ")" = "error|3 ok|1 "
+'
+
+test_expect_success 'one such file alone: bounded too, not a hang' '
+	(cd lim && test_must_fail bkl analyze --db ../lim1.db loop.c 2>../err) &&
+	test_one_line err "loop.c: error: #include nested deeper than 200" &&
+	test_must_fail bkl analyze --db lim1.db --max-mem 100000000000 lim/ok.c 2>err &&
+	test_one_line err "option .--max-mem. expects a number from 0 to"
+'
+
 test_done
