@@ -245,7 +245,7 @@ test_expect_success CURL,BASH 'malformed requests get an error, not a crash' '
 	refused "GARBAGE\r\n\r\n" 400 &&
 	refused "GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n" 505 &&
 	raw "GET / HTTP/1.1\r\n\r\n" | grep "^HTTP/1.1 400" &&
-	raw "GET /%zz%00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" | grep "^HTTP/1.1 404" &&
+	raw "GET /%zz%00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" | grep "^HTTP/1.1 400" &&
 	raw "POST /claim HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n" | grep "^HTTP/1.1 400" &&
 	head -c 100000 /dev/zero | tr "\0" a >longurl &&
 	# the server answers 414 and closes while the client may still be
@@ -258,10 +258,49 @@ test_expect_success CURL,BASH 'malformed requests get an error, not a crash' '
 	test $(code /) = 200
 '
 
+test_expect_success CURL 'a NUL or a control character in the path is 400, not a cut path' '
+	test $(code /static/style.css) = 200 &&
+	test $(code /static/style.css%00.js) = 400 &&
+	test $(code /driver/foo%00) = 400 &&
+	test $(code /api/log/foo%0a) = 400
+'
+
+test_expect_success CURL 'too many query arguments: 414 at once, from 17 to 12,000 of them' '
+	for n in 17 999 2000 12000; do
+		q=$(awk -v n=$n "BEGIN { for (i = 0; i < n; i++) printf \"%sa%d=1\", i ? \"&\" : \"\", i }") &&
+		test "$(curl -s -o /dev/null -w "%{http_code}" --max-time 5 "$BASE/api/drivers?$q")" = 414 ||
+			{ echo "$n arguments"; exit 1; }
+	done &&
+	test $(code "/?a=1") = 200
+'
+
+test_expect_success CURL 'the API answers from its cache while the DB is unchanged: no command per request' '
+	test $(code /api/drivers) = 200 &&
+	curl -sf "$BASE/api/drivers" >cached.json &&
+	{ (echo "BEGIN IMMEDIATE;"; sleep 6; echo "COMMIT;") | sqlite3 "$BKL_DB" & } &&
+	holder=$! && sleep 0.5 &&
+	curl -sf --max-time 4 "$BASE/api/drivers" >while-locked.json &&
+	test_cmp cached.json while-locked.json &&
+	wait $holder
+'
+
 test_expect_success CURL 'another Host (DNS rebinding) is refused' '
 	test $(code / -H "Host: evil.example") = 400 &&
 	test $(code /api/report -H "Host: evil.example:$PORT") = 400 &&
 	test $(code / -H "Host: localhost:$PORT") = 200
+'
+
+test_expect_success CURL 'bound to another loopback address, its own name is its Host' '
+	BKL_WEB_SYNC_SECONDS=3600 bkl serve --bind 127.0.0.2 --port 0 >b2.out 2>b2.err &
+	b2=$! && i=0 &&
+	until grep -q "listening on" b2.out; do
+		i=$((i + 1)) && test $i -lt 100 && sleep 0.1 || { kill $b2; cat b2.err; exit 1; }
+	done &&
+	url=$(sed -n "s|.*listening on \(http://[^ ]*\)/ .*|\1|p" b2.out) &&
+	status=$(curl -s -o /dev/null -w "%{http_code}" --max-time 10 "$url/") &&
+	evil=$(curl -s -o /dev/null -w "%{http_code}" --max-time 10 -H "Host: evil.example" "$url/") &&
+	kill $b2; wait $b2 || :;
+	test "$status" = 200 && test "$evil" = 400
 '
 
 test_expect_success CURL,BASH 'a stalled client does not stall the others' '

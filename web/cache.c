@@ -27,6 +27,17 @@ struct entry {
 
 static struct entry slots[WEB_CACHE_SLOTS];
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+/* held while a slot's answer is made: 100 requests, one bkl drivers */
+static pthread_mutex_t fill_locks[WEB_CACHE_SLOTS];
+static pthread_once_t fill_once = PTHREAD_ONCE_INIT;
+
+static void fill_init(void)
+{
+	int i;
+
+	for (i = 0; i < WEB_CACHE_SLOTS; i++)
+		pthread_mutex_init(&fill_locks[i], NULL);
+}
 
 void web_db_state(struct web_server *srv, char *key, size_t n)
 {
@@ -49,6 +60,22 @@ static struct entry *slot(const char *url)
 	for (p = (const unsigned char *)url; *p; p++)
 		h = h * 33 + *p;
 	return &slots[h % WEB_CACHE_SLOTS];
+}
+
+static pthread_mutex_t *fill_lock(struct web_req *req)
+{
+	pthread_once(&fill_once, fill_init);
+	return &fill_locks[slot(req->url) - slots];
+}
+
+void web_cache_fill_begin(struct web_req *req)
+{
+	pthread_mutex_lock(fill_lock(req));
+}
+
+void web_cache_fill_end(struct web_req *req)
+{
+	pthread_mutex_unlock(fill_lock(req));
 }
 
 int web_cache_get(struct web_req *req)

@@ -22,7 +22,7 @@ const char *web_query(struct web_req *req, const char *name)
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
-static int hexval(int c)
+int web_hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -49,8 +49,8 @@ int url_decode(const char *in, size_t len, char *out, size_t outsz)
 
 			if (i + 2 >= len)
 				return -1;
-			h = hexval(in[i + 1]);
-			l = hexval(in[i + 2]);
+			h = web_hexval(in[i + 1]);
+			l = web_hexval(in[i + 2]);
 			if (h < 0 || l < 0)
 				return -1;
 			c = h * 16 + l;

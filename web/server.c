@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <time.h>
 #include "db/db.h"
 #include "lib/usage.h"
@@ -26,6 +27,7 @@
 #define WEB_TIMEOUT_S		15
 #define WEB_CONN_LIMIT		4096
 #define WEB_CONN_MEMORY		(64 * 1024)	/* request line + headers */
+#define WEB_MAX_QUERY_ARGS	16	/* no page takes any: a bound, not a need */
 
 #define CACHE 1		/* the answer depends on the DB (and the URL) only */
 #define CSRF 2		/* ... but for WEB_CSRF_MARK: the visitor's token */
@@ -49,13 +51,13 @@ static const struct route {
 	{ "GET", "/api/subsystem/*", api_subsystem, CACHE },
 	{ "GET", "/api/driver/*", api_driver, CACHE },
 	{ "GET", "/api/burndown", api_burndown, CACHE },
-	{ "GET", "/api/pick", api_pick },
-	{ "GET", "/api/drivers", api_drivers },
-	{ "GET", "/api/log", api_log },
-	{ "GET", "/api/log/*", api_log },
-	{ "GET", "/api/sites", api_sites },
-	{ "GET", "/api/imbalances", api_imbalances },
-	{ "GET", "/api/chains", api_chains },
+	{ "GET", "/api/pick", api_pick, CACHE },
+	{ "GET", "/api/drivers", api_drivers, CACHE },
+	{ "GET", "/api/log", api_log, CACHE },
+	{ "GET", "/api/log/*", api_log, CACHE },
+	{ "GET", "/api/sites", api_sites, CACHE },
+	{ "GET", "/api/imbalances", api_imbalances, CACHE },
+	{ "GET", "/api/chains", api_chains, CACHE },
 };
 
 struct conn_state {
@@ -128,11 +130,17 @@ static void route(struct web_req *req)
 		if (!strcmp(r->method, req->method) || (is_get && !strcmp(r->method, "GET"))) {
 			char key[128];
 
-			if (!(r->cache & CACHE) || !web_cache_get(req)) {
-				web_db_state(req->srv, key, sizeof(key));
+			if (!(r->cache & CACHE)) {
 				r->fn(req);
-				if (r->cache & CACHE)
+			} else if (!web_cache_get(req)) {
+				/* one thread makes it; the others wait for it, then read it */
+				web_cache_fill_begin(req);
+				if (!web_cache_get(req)) {
+					web_db_state(req->srv, key, sizeof(key));
+					r->fn(req);
 					web_cache_put(req, key);
+				}
+				web_cache_fill_end(req);
 			}
 			if (r->cache & CSRF)
 				put_token(req);
@@ -214,28 +222,98 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 }
 
 /*
- * On loopback, only the names of loopback are accepted as Host: a web
- * page elsewhere cannot rebind its own name to 127.0.0.1 (DNS rebinding)
- * and read the dashboard, or its CSRF tokens, as same-origin.
+ * On loopback, only the names of loopback and the address bound are
+ * accepted as Host: a web page elsewhere cannot rebind its own name to
+ * 127.0.0.1 (DNS rebinding) and read the dashboard, or its CSRF tokens,
+ * as same-origin.
  */
+static int host_is(const char *host, const char *name, const char *port)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(host, name, len) && (!host[len] || !strcmp(host + len, port));
+}
+
 static int host_ok(struct web_server *srv, const char *host)
 {
 	static const char *const names[] = { "127.0.0.1", "localhost", "[::1]", NULL };
 	const char *const *n;
-	char port[16];
+	char port[16], bound[64];
 
 	if (!srv->loopback)
 		return 1;
 	if (!host)
 		return 0;
 	snprintf(port, sizeof(port), ":%u", srv->port);
-	for (n = names; *n; n++) {
-		size_t len = strlen(*n);
-
-		if (!strncmp(host, *n, len) && (!host[len] || !strcmp(host + len, port)))
+	snprintf(bound, sizeof(bound), strchr(srv->bind, ':') ? "[%s]" : "%s", srv->bind);
+	for (n = names; *n; n++)
+		if (host_is(host, *n, port))
 			return 1;
+	return host_is(host, bound, port);
+}
+
+/*
+ * %XX decoded in place, as MHD does, but a %00 becomes \x01: a path or
+ * an argument with a NUL in it is refused whole (400), never cut at it.
+ */
+static size_t unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+	char *out = s, *start = s;
+	int hi, lo;
+
+	for (; *s; s++) {
+		if (*s == '%' && (hi = web_hexval(s[1])) >= 0 && (lo = web_hexval(s[2])) >= 0) {
+			*out++ = (hi || lo) ? (char)(hi << 4 | lo) : '\x01';
+			s += 2;
+		} else {
+			*out++ = *s;
+		}
 	}
-	return 0;
+	*out = '\0';
+	return out - start;
+}
+
+/*
+ * MHD parses every query argument into the connection's memory before a
+ * handler runs; from about a thousand of them it runs out of it and
+ * answers nothing until the timeout.  So the raw request line is counted
+ * first (MHD's URI log hook): past the bound, the answer is a 414 on the
+ * socket, and the connection is shut.
+ */
+static void *uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	static const char resp[] = "HTTP/1.1 414 URI Too Long\r\n"
+		"Content-Type: text/plain\r\nContent-Length: 25\r\nConnection: close\r\n\r\n"
+		"too many query arguments\n";
+	const union MHD_ConnectionInfo *ci;
+	const char *q = strchr(uri, '?');
+	int n = 0;
+
+	for (; q && *q; q++)
+		n += *q == '&' || *q == '?';
+	if (n <= WEB_MAX_QUERY_ARGS * 4)
+		return NULL;
+	ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	if (ci && send(ci->connect_fd, resp, sizeof(resp) - 1, MSG_NOSIGNAL) >= 0)
+		shutdown(ci->connect_fd, SHUT_RDWR);
+	return NULL;
+}
+
+/* A control character in the path, or more arguments than any page takes. */
+static const char *bad_url(struct MHD_Connection *conn, const char *url, int *status)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)url; *p; p++)
+		if (*p < 0x20 || *p == 0x7f) {
+			*status = 400;
+			return "a control character (or a NUL) in the path";
+		}
+	if (MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, NULL, NULL) > WEB_MAX_QUERY_ARGS) {
+		*status = 414;
+		return "too many query arguments";
+	}
+	return NULL;
 }
 
 /*
@@ -285,7 +363,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 	struct web_server *srv = cls;
 	struct conn_state *cs = *con_cls;
 	struct web_req req = { .srv = srv, .conn = conn, .method = method, .url = url };
-	const char *len;
+	const char *len, *why;
+	int status;
 
 	if (!cs) {
 		/* headers are in: refuse what we will not read */
@@ -297,6 +376,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 			return reply_error(conn, srv, 405, "this server takes GET, HEAD and POST only");
 		if (!host_ok(srv, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host")))
 			return reply_error(conn, srv, 400, "unknown Host: this dashboard answers to its loopback address only");
+		if ((why = bad_url(conn, url, &status)))
+			return reply_error(conn, srv, status, why);
 		len = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
 		if (len && strtoull(len, NULL, 10) > WEB_MAX_BODY) {
 			cs->too_big = 1;
@@ -375,6 +456,7 @@ int web_serve(const char *db_path, const char *tree, const char *bind, int port)
 		return -1;
 	srv.db_path = db_path;
 	srv.loopback = v6 ? !strcmp(bind, "::1") : !strncmp(bind, "127.", 4);
+	srv.bind = bind;
 	srv.tree = tree;
 	if (getrandom(srv.secret, sizeof(srv.secret), 0) != sizeof(srv.secret))
 		return error("cannot get random bytes for the CSRF key");
@@ -396,6 +478,8 @@ int web_serve(const char *db_path, const char *tree, const char *bind, int port)
 			     MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)1024,
 			     MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
 			     MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+			     MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+			     MHD_OPTION_URI_LOG_CALLBACK, uri_seen, NULL,
 			     MHD_OPTION_END);
 	if (!d)
 		return error("cannot listen on %s port %d: %s", bind, port, strerror(errno));

@@ -27,6 +27,7 @@ struct web_server {
 	const char *db_path;
 	const char *tree;		/* --tree, else meta */
 	unsigned char secret[32];	/* per-process: the CSRF key */
+	const char *bind;		/* the address listened on */
 	int loopback;			/* bound to 127.x or ::1 */
 	unsigned port;
 };
@@ -53,6 +54,9 @@ struct web_req {
 void web_db_state(struct web_server *srv, char *key, size_t n);
 int web_cache_get(struct web_req *req);
 void web_cache_put(struct web_req *req, const char *key);
+/* Around making a cached answer: one thread per URL makes it, the others wait. */
+void web_cache_fill_begin(struct web_req *req);
+void web_cache_fill_end(struct web_req *req);
 
 /* Serve until SIGINT/SIGTERM; prints the URL it listens on. */
 int web_serve(const char *db_path, const char *tree, const char *bind, int port);
@@ -67,6 +71,8 @@ void web_error(struct web_req *req, int status, const char *msg);
 /* web/request.c: value of a form field in an x-www-form-urlencoded body; 0 if absent. */
 int form_get(const char *body, const char *name, char *out, size_t outsz);
 int url_decode(const char *in, size_t len, char *out, size_t outsz);
+/* The value of a hex digit, -1 when c is none. */
+int web_hexval(int c);
 const char *web_header(struct web_req *req, const char *name);
 const char *web_cookie(struct web_req *req, const char *name);
 const char *web_query(struct web_req *req, const char *name);
