@@ -230,6 +230,22 @@ test_expect_success 'a damaged DB fails the command, never a wrong number' '
 	test $failed = 0
 '
 
+test_expect_success 'a damaged audit progress is an error, not a wrong count with exit 0' '
+	cp "$BKL_DB" prog.db && sqlite3 prog.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	awk "BEGIN { print \"BEGIN; INSERT OR REPLACE INTO meta (key, value) VALUES (\x27audit.state\x27, \x27complete\x27);\";
+		for (i = 0; i < 400; i++)
+			printf \"INSERT INTO audit_files VALUES (\x27drivers/x/f%03d.c\x27, \x27h\x27, \x27f\x27, \x27ok\x27, NULL, 0);\n\", i;
+		print \"COMMIT;\" }" | sqlite3 prog.db &&
+	sqlite3 prog.db "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null &&
+	bkl report --db prog.db --format json >good.json &&
+	grep "\"total\":400" good.json &&
+	for p in $(sqlite3 prog.db "SELECT rootpage FROM sqlite_master WHERE tbl_name = '"'"'audit_files'"'"'"); do
+		dd if=/dev/urandom of=prog.db bs=4096 seek=$((p - 1)) count=1 conv=notrunc 2>/dev/null || exit 1
+	done &&
+	test_must_fail bkl report --db prog.db --format json >bad.json 2>err &&
+	grep "corrupt" err
+'
+
 test_expect_success 'a negative or a newer schema version is one line' '
 	cp "$BKL_DB" neg.db && sqlite3 neg.db "PRAGMA user_version = -3" &&
 	test_must_fail bkl report --db neg.db 2>err &&
@@ -243,7 +259,7 @@ test_expect_success 'a negative or a newer schema version is one line' '
 '
 
 test_expect_success 'integers out of range are one line, not a wrapped value' '
-	test_must_fail bkl serve --port 4294967297 2>err &&
+	test_must_fail timeout 10 bkl serve --port 4294967297 2>err &&
 	test_one_line err "option .--port. expects a number from 0 to 65535, not .4294967297." &&
 	test_must_fail bkl pick -n 4294967297 2>err &&
 	test_one_line err "option .-n. expects a number from 0 to 2147483647" &&
