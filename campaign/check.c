@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/check.h"
+#include "campaign/drivers.h"
 #include "db/db.h"
+#include "kbuild/modules.h"
 #include "qemu/driver.h"
 #include "ktree/series.h"
 #include "lib/strbuf.h"
@@ -142,6 +144,8 @@ static int is_pushdown(const char *name)
 struct check {
 	sqlite3_stmt *fn, *cov;
 	const char *tree;
+	struct kbuild_cache *kc;
+	sqlite3 *db;
 	int pushdowns, locks, bad, unknown;
 };
 
@@ -162,11 +166,55 @@ static char *function_at(struct check *k, const char *file, int line, int *def)
 	return name;
 }
 
+static int same_module(struct check *k, const char *a, const char *b)
+{
+	struct kbuild_module ma, mb;
+	int same;
+
+	if (!strcmp(a, b))
+		return 1;
+	if (kbuild_module_of(k->kc, a, &ma))
+		return 0;
+	if (kbuild_module_of(k->kc, b, &mb)) {
+		kbuild_module_release(&ma);
+		return 0;
+	}
+	same = !strcmp(ma.name, mb.name) && !strcmp(ma.dir, mb.dir);
+	kbuild_module_release(&ma);
+	kbuild_module_release(&mb);
+	return same;
+}
+
+/*
+ * An entry point only other modules' tables hold (nonseekable_open() in
+ * fs/open.c, ublk's control device's ->open): a helper lent to other
+ * drivers, which needs no BKL of theirs.  1 with a table's file in
+ * table, else 0.
+ */
+static int lent_helper(struct check *k, const char *fn, const char *file, const char *member,
+		       struct strbuf *table)
+{
+	struct campaign c = { .db = k->db, .tree = (char *)k->tree };
+	char **files;
+	int i, n = facts_table_files(&c, fn, file, member, &files), own = 0;
+
+	for (i = 0; i < n; i++)
+		own |= same_module(k, file, files[i]);
+	if (n > 0 && !own)
+		strbuf_addstr(table, files[0]);
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	if (n > 0)
+		free(files);
+	return n > 0 && !own;
+}
+
 static void check_lock(struct check *k, const char *patch, const char *file, int line)
 {
 	struct strbuf abs = STRBUF_INIT;
 	int def = 0;
 	char *fn = function_at(k, file, line, &def);
+	struct strbuf table = STRBUF_INIT;
 
 	k->locks++;
 	if (!fn) {
@@ -188,11 +236,17 @@ static void check_lock(struct check *k, const char *patch, const char *file, int
 		       sqlite3_column_text(k->cov, 1), sqlite3_column_text(k->cov, 2),
 		       sqlite3_column_text(k->cov, 3), sqlite3_column_text(k->cov, 4),
 		       sqlite3_column_int(k->cov, 5));
+	} else if (lent_helper(k, fn, file, (const char *)sqlite3_column_text(k->cov, 2), &table)) {
+		k->bad++;
+		printf("patches/%s: %s() (%s:%d) is the ->%s of file_operations in %s, none in "
+		       "its own module: a shared helper gets no push-down\n", patch, fn, file, def,
+		       sqlite3_column_text(k->cov, 2), table.buf);
 	}
 	sqlite3_reset(k->cov);
 out:
 	free(fn);
 	strbuf_release(&abs);
+	strbuf_release(&table);
 }
 
 static int check_patch(struct check *k, const struct series *s, int idx, struct ppatch *all)
@@ -213,7 +267,7 @@ static int check_patch(struct check *k, const struct series *s, int idx, struct 
 
 int campaign_check_series(sqlite3 *db, const char *patches_dir, const char *tree)
 {
-	struct check k = { .tree = tree };
+	struct check k = { .tree = tree, .db = db };
 	struct series s;
 	struct ppatch *all;
 	int i, ret = -1;
@@ -240,7 +294,8 @@ int campaign_check_series(sqlite3 *db, const char *patches_dir, const char *tree
 			   "c.candidates FROM coverage c JOIN files f ON f.id = c.file_id "
 			   "WHERE c.function = @fn AND (f.path = @rel OR f.path = @abs) "
 			   "ORDER BY c.entry DESC LIMIT 1");
-	if (!k.fn || !k.cov)
+	k.kc = kbuild_cache_new(tree);
+	if (!k.fn || !k.cov || !k.kc)
 		goto out_stmt;
 	for (i = 0; i < s.nr; i++)
 		if (is_pushdown(s.names[i]))
@@ -249,6 +304,8 @@ int campaign_check_series(sqlite3 *db, const char *patches_dir, const char *tree
 	       "device open()/fasync(), %d not in the DB\n", k.pushdowns, k.locks, k.bad, k.unknown);
 	ret = k.bad || k.unknown ? 1 : 0;
 out_stmt:
+	if (k.kc)
+		kbuild_cache_free(k.kc);
 	sqlite3_finalize(k.fn);
 	sqlite3_finalize(k.cov);
 out:

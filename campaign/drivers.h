@@ -99,5 +99,13 @@ int facts_analyzed_files(struct campaign *c);
 
 /* A path as the DB holds it, made tree-relative. */
 char *facts_relpath(struct campaign *c, const char *path);
+/*
+ * The files whose file_operations tables hold fn (defined in fn_file) as
+ * their ->member: when none is in fn's own driver, fn is a helper it
+ * lends to other drivers' tables (nonseekable_open()), not an open of
+ * its own.  Their number, or -1 after error().
+ */
+int facts_table_files(struct campaign *c, const char *fn, const char *fn_file, const char *member,
+		      char ***files);
 
 #endif

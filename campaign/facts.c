@@ -339,3 +339,40 @@ int facts_indirect_calls(struct campaign *c, const struct cdriver *d)
 	sqlite3_finalize(q);
 	return n;
 }
+
+int facts_table_files(struct campaign *c, const char *fn, const char *fn_file, const char *member,
+		      char ***files)
+{
+	sqlite3_stmt *q = db_prepare(c->db,
+		"SELECT DISTINCT file, value_static FROM fptr_stores WHERE struct = 'file_operations' "
+		"AND member = @member AND value = @fn AND kind = 'function' ORDER BY file");
+	int nr = 0, rc;
+
+	*files = NULL;
+	if (!q || db_bind_text(q, "@member", member) || db_bind_text(q, "@fn", fn)) {
+		sqlite3_finalize(q);
+		return -1;
+	}
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char *file = facts_relpath(c, (const char *)sqlite3_column_text(q, 0));
+
+		/* a static function of that name elsewhere is another function */
+		if (sqlite3_column_int(q, 1) && strcmp(file, fn_file)) {
+			free(file);
+			continue;
+		}
+		*files = realloc(*files, (nr + 1) * sizeof(**files));
+		if (!*files)
+			abort();
+		(*files)[nr++] = file;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE) {
+		while (nr)
+			free((*files)[--nr]);
+		free(*files);
+		*files = NULL;
+		return error("cannot read the function-pointer stores: %s", db_describe(c->db, rc));
+	}
+	return nr;
+}

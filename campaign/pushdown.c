@@ -217,6 +217,50 @@ static void no_entry_error(const struct cdriver *d)
 	strbuf_release(&sb);
 }
 
+static int own_file(const struct cdriver *d, const char *file)
+{
+	int k;
+
+	for (k = 0; k < d->nr_files; k++)
+		if (!strcmp(d->files[k], file))
+			return 1;
+	return 0;
+}
+
+/*
+ * An entry point that only other drivers' tables hold (nonseekable_open()
+ * in fs/open.c, the ->open of ublk's control device and 13 more): a
+ * helper the driver lends.  The BKL was held around it for those
+ * drivers' devices; it touches the file it is given, nothing of its own,
+ * so it needs nothing (as in 2010), and a lock in it would reach every
+ * other caller.  The entry, with the file of a table that holds it.
+ */
+static const struct centry *lent_entry(struct campaign *c, const struct cdriver *d,
+					struct strbuf *table_file)
+{
+	const struct centry *lent = NULL;
+	char **files;
+	int i, k, n, own;
+
+	for (i = 0; i < d->nr_e && !lent; i++) {
+		const struct centry *e = &d->e[i];
+
+		if (!centry_is_entry(e) || (n = facts_table_files(c, e->function, e->file,
+								  e->member, &files)) <= 0)
+			continue;
+		for (k = own = 0; k < n; k++)
+			own |= own_file(d, files[k]);
+		if (!own) {
+			lent = e;
+			strbuf_addstr(table_file, files[0]);
+		}
+		for (k = 0; k < n; k++)
+			free(files[k]);
+		free(files);
+	}
+	return lent;
+}
+
 static void changelog(const struct cdriver *d, const char *notes, struct strbuf *body)
 {
 	struct strbuf eps = STRBUF_INIT, sites = STRBUF_INIT;
@@ -255,9 +299,17 @@ int campaign_pushdown(struct campaign *c, const struct cdriver *d, const char *a
 	char **files, *old = campaign_patch_find(c, d, 1);
 	char *prefix = cdriver_prefix(d, 0), *file_prefix = cdriver_prefix(d, 1);
 	int i, nr = implicit_files(d, &files), ret = -1;
+	const struct centry *lent;
+	struct strbuf table = STRBUF_INIT;
 
 	if (!nr) {
 		no_entry_error(d);
+		goto out;
+	}
+	if ((lent = lent_entry(c, d, &table))) {
+		error("'%s': %s() in %s is the ->%s of file_operations in %s, none of its own: "
+		      "a shared helper gets no push-down", d->id, lent->function, lent->file,
+		      lent->member, table.buf);
 		goto out;
 	}
 	if (old && series_contains(c, old) && !force) {
@@ -298,6 +350,7 @@ out:
 	strbuf_release(&body);
 	strbuf_release(&notes);
 	strbuf_release(&skip);
+	strbuf_release(&table);
 	return ret;
 }
 

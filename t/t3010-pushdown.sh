@@ -453,4 +453,58 @@ test_expect_success 'push-downs go into registered opens only; what they reach i
 	)
 '
 
+test_expect_success 'an open() that another driver registers is a shared helper: refused in one line' '
+	FX4=$PWD/fx4 &&
+	make_campaign_fixture "$FX4" &&
+	T=$FX4/cache/linux/pristine/drivers/char &&
+	printf "obj-\$(CONFIG_HELPER)\t\t+= helper.o\nobj-\$(CONFIG_USER)\t\t+= user.o\n" >>$T/Makefile &&
+	cat >$T/helper.c <<-\EOF &&
+	// SPDX-License-Identifier: GPL-2.0
+	#include <linux/fs.h>
+
+	int helper_open(struct inode *inode, struct file *file)
+	{
+		return 0;
+	}
+	EOF
+	cat >$T/user.c <<-\EOF &&
+	// SPDX-License-Identifier: GPL-2.0
+	#include <linux/fs.h>
+
+	int helper_open(struct inode *inode, struct file *file);
+
+	static const struct file_operations user_fops = {
+		.owner = THIS_MODULE,
+		.open = helper_open,
+	};
+
+	static int __init user_init(void)
+	{
+		return register_chrdev(243, "user", &user_fops);
+	}
+	module_init(user_init);
+	EOF
+	(
+		export BKL_CACHE=$FX4/cache BKL_REPO=$FX4/repo BKL_DB=$FX4/bkl.db \
+			BKL_TREE=$FX4/cache/linux/work &&
+		analyze_fixture "$FX4" "$BKL_DB" &&
+		bkl sites --db "$BKL_DB" >sites &&
+		grep "^drivers/char/helper.c:[0-9]*: warning: .helper_open. .*: entry point$" sites &&
+		cp "$BKL_REPO/patches/series" series.before &&
+		test_must_fail bkl pushdown helper 2>err &&
+		test_one_line err "^bkl pushdown: error: .helper.: helper_open() in drivers/char/helper.c is the ->open of file_operations in drivers/char/user.c, none of its own: a shared helper gets no push-down$" &&
+		! test -e "$BKL_REPO/patches/drivers/helper" &&
+		test_cmp series.before "$BKL_REPO/patches/series" &&
+		P=drivers/helper/0001-char-helper-push-down-the-BKL-into-open.patch &&
+		mkdir -p "$BKL_REPO/patches/drivers/helper" &&
+		printf "%s\n" "Subject: [PATCH] char: helper: push down the BKL into open()" "" "---" \
+			"--- a/drivers/char/helper.c" "+++ b/drivers/char/helper.c" "@@ -4,4 +4,6 @@" \
+			" int helper_open(struct inode *inode, struct file *file)" " {" \
+			"+	lock_kernel();" "+	unlock_kernel();" " 	return 0;" " }" >"$BKL_REPO/patches/$P" &&
+		echo "$P" >>"$BKL_REPO/patches/series" &&
+		test_must_fail bkl pushdown --check >out &&
+		grep "^patches/$P: helper_open() (drivers/char/helper.c:4) is the ->open of file_operations in drivers/char/user.c, none in its own module: a shared helper gets no push-down$" out
+	)
+'
+
 test_done
