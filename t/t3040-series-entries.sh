@@ -52,4 +52,16 @@ test_expect_success LINUX_SOURCE 'no push-down outside a registered char device 
 	grep "^series: [0-9]* push-downs, [0-9]* lock_kernel() added, 0 outside a registered char device open()/fasync(), 0 not in the DB$" out
 '
 
+test_expect_success 'every patch an audit record cites is in the series' '
+	grep -ho "drivers/[a-z0-9_-]*/000[0-9]-[A-Za-z0-9_.-]*\.patch" "$BKL_ROOT"/drivers-audit/*/*.md |
+		sort -u >cited &&
+	test -s cited &&
+	n=0 &&
+	while read -r p; do
+		grep -qxF "$p" "$PATCHES/series" && test -f "$PATCHES/$p" ||
+			{ echo "a record cites patches/$p, which is not in the series"; n=$((n + 1)); }
+	done <cited &&
+	test $n = 0
+'
+
 test_done
