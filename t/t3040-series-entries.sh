@@ -64,4 +64,10 @@ test_expect_success 'every patch an audit record cites is in the series' '
 	test $n = 0
 '
 
+test_expect_success LINUX_SOURCE 'every file:line a push-down cites holds what it names, where the patch stands' '
+	"$BKL_ROOT/scripts/check-citations.sh" "$PATCHES" >out 2>&1 ||
+		{ cat out; exit 1; }
+	tail -n 1 out | grep "^[0-9]* citations in [0-9]* push-downs, 0 wrong$"
+'
+
 test_done
