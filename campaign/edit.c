@@ -77,14 +77,18 @@ static int is_word(const char *p, const char *w)
 
 /*
  * Where a new #include goes: after the last #include of the file's leading
- * block (before its first function) that no #if/#ifdef/#ifndef encloses.
+ * block (before its first function) that no #if/#ifdef/#ifndef encloses,
+ * and, as the kernel orders them, among the <...> ones: after the last of
+ * those that comes before the first local "..." header and before a
+ * #define CREATE_TRACE_POINTS (whose trace header must be the first to
+ * see it).  Only when no <...> include is there, after the last one.
  * Sorted among the <linux/...> ones it could land under an #ifdef
  * (atyfb's CONFIG_ADB_PMU block) and not be seen.  -1 when there is none.
  */
 static int include_slot(const struct csrc *c)
 {
-	const char *p, *d, *nl;
-	int limit = c->size, depth = 0, at = -1;
+	const char *p, *d, *nl, *q;
+	int limit = c->size, depth = 0, at = -1, angle = -1, past = 0;
 	struct cfunc *f;
 	int nf = csrc_functions(c, &f);
 
@@ -100,10 +104,19 @@ static int include_slot(const struct csrc *c)
 			depth++;
 		else if (is_word(d, "endif") && depth > 0)
 			depth--;
-		else if (is_word(d, "include") && !depth)
+		else if (is_word(d, "define") && !strncmp(d + 7 + strspn(d + 7, " \t"),
+							 "CREATE_TRACE_POINTS", 19))
+			past = 1;
+		else if (is_word(d, "include") && !depth) {
 			at = nl ? nl - c->text + 1 : c->size;
+			q = d + 7 + strspn(d + 7, " \t");
+			if (*q == '"')
+				past = 1;
+			else if (*q == '<' && !past)
+				angle = at;
+		}
 	}
-	return at;
+	return angle >= 0 ? angle : at;
 }
 
 static int find_include(const struct csrc *c, const char *header)

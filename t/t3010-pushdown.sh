@@ -205,6 +205,13 @@ test_expect_success GCC 'the include goes after the last #include no #if enclose
 	gcc -fsyntax-only -Wall -Werror -I inc -x c foo.out
 '
 
+test_expect_success 'the include goes among the <...> ones: before local headers and CREATE_TRACE_POINTS' '
+	pushdown_variant "sed -i \"s|^#include <linux/fs.h>$|&\n#include <linux/errno.h>\n#include \\\"foo.h\\\"\n#define CREATE_TRACE_POINTS\n#include <linux/types.h>|\" foo.c && echo >foo.h && cp foo.h \"\$(dirname \$SRC)\"" &&
+	sed -n "/^#include <linux\/errno.h>$/{n;p;}" foo.out >next &&
+	echo "#include <linux/smp_lock.h>" >expect && test_cmp expect next &&
+	test "$(grep -c smp_lock foo.out)" = 1
+'
+
 test_expect_success 'a file whose every #include is under an #if is refused by name' '
 	test_must_fail pushdown_variant "sed -i \"s|^#include <linux/fs.h>$|#ifdef __KERNEL__\n&\n#endif|\" foo.c" &&
 	test_one_line err "error: .drivers/char/foo.c. has no #include outside #if/#ifdef before its first function to add <linux/smp_lock.h> after" &&

@@ -13,6 +13,7 @@ DB=$BKL_CACHE/series-check-v$(ls "$BKL_ROOT"/db/schema/*.sql | wc -l).db
 PATCHES=$BKL_ROOT/patches
 
 test -f /usr/src/linux-source-6.1.tar.xz && test_set_prereq LINUX_SOURCE
+test_need_program PYTHON3 python3 python3
 
 # What the push-downs change, and every file their changelogs name as
 # evidence (the registration, the call made with the BKL held): the DB
@@ -68,6 +69,12 @@ test_expect_success LINUX_SOURCE 'every file:line a push-down cites holds what i
 	"$BKL_ROOT/scripts/check-citations.sh" "$PATCHES" >out 2>&1 ||
 		{ cat out; exit 1; }
 	tail -n 1 out | grep "^[0-9]* citations in [0-9]* push-downs, 0 wrong$"
+'
+
+test_expect_success LINUX_SOURCE,PYTHON3 'every push-down puts smp_lock.h among the <...> includes, before local ones' '
+	"$BKL_ROOT/scripts/place-includes.py" --check "$PATCHES" >out 2>&1 ||
+		{ cat out; exit 1; }
+	grep "^0 patches to change$" out
 '
 
 test_done
