@@ -17,20 +17,6 @@
 #include "lib/quote.h"
 #include "lib/usage.h"
 
-static int set_meta(sqlite3 *db, const char *key, const char *value)
-{
-	sqlite3_stmt *st = db_prepare(db, "INSERT INTO meta (key, value) VALUES (@key, @value) "
-				      "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
-	int ret;
-
-	if (!st)
-		return -1;
-	ret = db_bind_text(st, "@key", key) || db_bind_text(st, "@value", value) ||
-	      db_step_done(st) ? -1 : 0;
-	sqlite3_finalize(st);
-	return ret;
-}
-
 static int meta_int(sqlite3 *db, const char *key, int *out, char *text, size_t size)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT value FROM meta WHERE key = @key");
@@ -280,7 +266,7 @@ int audit_progress_plan(sqlite3 *db, const char *const *walked, const char *kind
 			goto fail;
 	}
 	snprintf(num, sizeof(num), "%d", (int)getpid());
-	if (set_meta(db, "audit.pid", num) || set_meta(db, "audit.state", "running"))
+	if (db_set_meta(db, "audit.pid", num) || db_set_meta(db, "audit.state", "running"))
 		goto fail;
 	sqlite3_finalize(del);
 	sqlite3_finalize(ins);
@@ -324,8 +310,8 @@ int audit_progress_finish(sqlite3 *db)
 	int left = 0;
 
 	if (pending_count(db, &left) ||
-	    set_meta(db, "audit.state", left ? "stopped" : "complete") ||
-	    set_meta(db, "audit.pid", "0"))
+	    db_set_meta(db, "audit.state", left ? "stopped" : "complete") ||
+	    db_set_meta(db, "audit.pid", "0"))
 		return error("cannot record the audit's state");
 	return left;
 }

@@ -45,20 +45,6 @@ int audit_resolved(sqlite3 *db)
 	return yes;
 }
 
-const char *audit_self_exe(void)
-{
-	static char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	if (n <= 0)
-		return "bkl";
-	path[n] = '\0';
-	/* rebuilt while we run: the new binary is at the same path */
-	if (n > 10 && !strcmp(path + n - 10, " (deleted)"))
-		path[n - 10] = '\0';
-	return path;
-}
-
 /* bkl merge --db DB SHARD...: the shards in, then the global pass (if resolve). */
 int audit_merge_shards(const char *db_path, const struct kjobs *k, int resolve)
 {
@@ -69,7 +55,7 @@ int audit_merge_shards(const char *db_path, const struct kjobs *k, int resolve)
 
 	if (!argv || !shards)
 		abort();
-	argv[nr++] = audit_self_exe();
+	argv[nr++] = bkl_self_exe();
 	argv[nr++] = "merge";
 	argv[nr++] = "--db";
 	argv[nr++] = db_path;

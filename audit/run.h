@@ -43,8 +43,6 @@ void audit_plan_release(struct audit_plan *p);
 int audit_merge_shards(const char *db_path, const struct kjobs *k, int resolve);
 /* Did the analyzer's global pass run after the last analysis? */
 int audit_resolved(sqlite3 *db);
-/* This bkl binary's path, for the workers. */
-const char *audit_self_exe(void);
 double audit_now(void);
 
 #endif

@@ -135,20 +135,6 @@ static void config_label(const char *config, struct strbuf *out)
 			   (*base >= '0' && *base <= '9') || *base == '-' ? base : "_", 1);
 }
 
-static int set_meta(sqlite3 *db, const char *key, const char *value)
-{
-	sqlite3_stmt *st = db_prepare(db, "INSERT INTO meta (key, value) VALUES (@key, @value) "
-				      "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
-	int ret;
-
-	if (!st)
-		return -1;
-	ret = db_bind_text(st, "@key", key) || db_bind_text(st, "@value", value) ||
-	      db_step_done(st) ? -1 : 0;
-	sqlite3_finalize(st);
-	return ret;
-}
-
 static int record_config(sqlite3 *db, const char *tree, const char *objtree,
 			 const char *series, const struct kbuild_config *c, int real_call)
 {
@@ -158,13 +144,13 @@ static int record_config(sqlite3 *db, const char *tree, const char *objtree,
 	snprintf(now, sizeof(now), "%lld", (long long)time(NULL));
 	if (db_begin(db))
 		return -1;
-	ret = set_meta(db, "audit.tree", tree) || set_meta(db, "audit.objtree", objtree) ||
-	      set_meta(db, "audit.series", series) ||
-	      set_meta(db, "audit.config", c->name) ||
-	      set_meta(db, "audit.config_hash", c->hash) ||
-	      set_meta(db, "audit.config_bkl", bkl) ||
-	      set_meta(db, "audit.lock_kernel_call", real_call > 0 ? "yes" : "no") ||
-	      set_meta(db, "audit.started", now);
+	ret = db_set_meta(db, "audit.tree", tree) || db_set_meta(db, "audit.objtree", objtree) ||
+	      db_set_meta(db, "audit.series", series) ||
+	      db_set_meta(db, "audit.config", c->name) ||
+	      db_set_meta(db, "audit.config_hash", c->hash) ||
+	      db_set_meta(db, "audit.config_bkl", bkl) ||
+	      db_set_meta(db, "audit.lock_kernel_call", real_call > 0 ? "yes" : "no") ||
+	      db_set_meta(db, "audit.started", now);
 	if (ret) {
 		db_rollback(db);
 		return -1;
@@ -348,7 +334,7 @@ static int print_jobs(int n, const char *tree, const char *config, const char *d
 		strbuf_addf(&db, "%s.shard-%d-of-%d", db_path, i, n);
 		strbuf_addstr(&line, "BKL_CACHE=");
 		sq(&line, bkl_cache_dir());
-		sq(&line, audit_self_exe());
+		sq(&line, bkl_self_exe());
 		strbuf_addstr(&line, " audit --tree");
 		sq(&line, tree);
 		strbuf_addstr(&line, " --config");
@@ -522,7 +508,7 @@ int cmd_audit(int argc, const char **argv)
 	}
 	p.shard = shard;
 	p.batch = batch;
-	k.self = audit_self_exe();
+	k.self = bkl_self_exe();
 	k.jobs = jobs;
 	k.timeout = timeout;
 	k.lock_profile = lock;

@@ -16,6 +16,7 @@
 #include "builtin.h"
 #include "db/db.h"
 #include "kbuild/flags.h"
+#include "lib/paths.h"
 #include "lib/run-command.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
@@ -37,20 +38,6 @@ const char usage_check[] =
 	"build goes on; an analyzer that crashes fails the file.\n"
 	"\n"
 	"    --db DB          the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n";
-
-static const char *self_exe(void)
-{
-	static char path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
-
-	if (n <= 0)
-		return "bkl";
-	path[n] = '\0';
-	/* rebuilt while we run: the new binary is at the same path */
-	if (n > 10 && !strcmp(path + n - 10, " (deleted)"))
-		path[n - 10] = '\0';
-	return path;
-}
 
 /* Absolute, normalized: relative names are relative to the object tree. */
 static char *absolute(const char *path, const char *cwd)
@@ -134,7 +121,7 @@ int cmd_check(int argc, const char **argv)
 	av = calloc(flags.len + 9, sizeof(*av));
 	if (!av)
 		abort();
-	av[nr++] = self_exe();
+	av[nr++] = bkl_self_exe();
 	av[nr++] = "analyze";
 	av[nr++] = "--no-resolve";
 	/* one run per file under Kbuild: the DB's meta keeps the profiles */

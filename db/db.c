@@ -349,3 +349,17 @@ int db_has_table(sqlite3 *db, const char *name)
 	sqlite3_finalize(st);
 	return ret;
 }
+
+int db_set_meta(sqlite3 *db, const char *key, const char *value)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO meta (key, value) VALUES (@key, @value) "
+				      "ON CONFLICT (key) DO UPDATE SET value = excluded.value");
+	int ret;
+
+	if (!st)
+		return -1;
+	ret = db_bind_text(st, "@key", key) || db_bind_text(st, "@value", value) ||
+	      db_step_done(st) ? -1 : 0;
+	sqlite3_finalize(st);
+	return ret;
+}

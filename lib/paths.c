@@ -49,6 +49,20 @@ const char *bkl_repo_dir(void)
 	return dir;
 }
 
+const char *bkl_self_exe(void)
+{
+	static char path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+
+	if (n <= 0)
+		return "bkl";
+	path[n] = '\0';
+	/* rebuilt while we run: the new binary is at the same path */
+	if (n > 10 && !strcmp(path + n - 10, " (deleted)"))
+		path[n - 10] = '\0';
+	return path;
+}
+
 int path_exists(const char *path)
 {
 	struct stat st;

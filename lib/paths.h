@@ -8,6 +8,8 @@
 const char *bkl_cache_dir(void);
 /* The checkout bkl runs from ($BKL_REPO, else the directory of ./bkl). */
 const char *bkl_repo_dir(void);
+/* This bkl binary, for the workers it starts (its path also after a rebuild). */
+const char *bkl_self_exe(void);
 /* mkdir -p; -1 after error() on failure. */
 int mkdir_p(const char *path);
 int path_exists(const char *path);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/paths.h"
 #include "lib/quote.h"
 #include "report/report.h"
 #include "web/web.h"
@@ -55,15 +56,11 @@ static void child(const char *exe, char *const *argv, int out)
 
 int web_run_bkl(const char *const *args, struct strbuf *out)
 {
-	char exe[4096], *argv[16];
+	const char *exe = bkl_self_exe();
+	char *argv[16], buf[65536];
 	int fd[2], status, i, n;
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char buf[65536];
 	pid_t pid;
 
-	if (len <= 0)
-		return -1;
-	exe[len] = '\0';
 	argv[0] = "bkl";
 	for (i = 0; args[i] && i < 14; i++)
 		argv[i + 1] = (char *)args[i];
