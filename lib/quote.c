@@ -10,34 +10,11 @@
 #include "lib/quote.h"
 #include "lib/strbuf.h"
 
-void json_str(struct strbuf *sb, const char *s)
-{
-	strbuf_addstr(sb, "\"");
-	for (; s && *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			strbuf_addf(sb, "\\%c", ch);
-		else if (ch == '\n')
-			strbuf_addstr(sb, "\\n");
-		else if (ch == '\t')
-			strbuf_addstr(sb, "\\t");
-		else if (ch < 0x20)
-			strbuf_addf(sb, "\\u%04x", ch);
-		else
-			strbuf_add(sb, s, 1);
-	}
-	strbuf_addstr(sb, "\"");
-}
-
-void json_str_or_null(struct strbuf *sb, const char *s)
+/* html_safe: DEL and '<' as \u escapes too, for JSON inside a page */
+static void json_quote(struct strbuf *sb, const char *s, int html_safe)
 {
 	const unsigned char *p;
 
-	if (!s) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
 	strbuf_addstr(sb, "\"");
 	for (p = (const unsigned char *)s; *p; p++) {
 		if (*p == '"' || *p == '\\')
@@ -46,14 +23,25 @@ void json_str_or_null(struct strbuf *sb, const char *s)
 			strbuf_addstr(sb, "\\n");
 		else if (*p == '\t')
 			strbuf_addstr(sb, "\\t");
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (*p < 0x20 || (html_safe && (*p == 0x7f || *p == '<')))
 			strbuf_addf(sb, "\\u%04x", *p);
-		else if (*p == '<')	/* harmless inside HTML too */
-			strbuf_addstr(sb, "\\u003c");
 		else
 			strbuf_add(sb, p, 1);
 	}
 	strbuf_addstr(sb, "\"");
+}
+
+void json_str(struct strbuf *sb, const char *s)
+{
+	json_quote(sb, s ? s : "", 0);
+}
+
+void json_str_or_null(struct strbuf *sb, const char *s)
+{
+	if (s)
+		json_quote(sb, s, 1);
+	else
+		strbuf_addstr(sb, "null");
 }
 
 /* "a; b" -> ["a","b"] */
@@ -207,17 +195,6 @@ void term_str(struct strbuf *sb, const char *s)
 		p += term_char(sb, p);
 }
 
-const char *tq(const char *s)
-{
-	static struct strbuf ring[8];
-	static int next;
-	struct strbuf *sb = &ring[next++ % 8];
-
-	strbuf_reset(sb);
-	term_str(sb, s);
-	return sb_str(sb);
-}
-
 void md_str(struct strbuf *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
@@ -237,4 +214,31 @@ void md_str(struct strbuf *sb, const char *s)
 		}
 		p++;
 	}
+}
+
+/* One of 8 buffers used in turn: what tq() and mdq() return. */
+static struct strbuf *ring_next(void)
+{
+	static struct strbuf ring[8];
+	static int next;
+	struct strbuf *sb = &ring[next++ % 8];
+
+	strbuf_reset(sb);
+	return sb;
+}
+
+const char *tq(const char *s)
+{
+	struct strbuf *sb = ring_next();
+
+	term_str(sb, s);
+	return sb_str(sb);
+}
+
+const char *mdq(const char *s)
+{
+	struct strbuf *sb = ring_next();
+
+	md_str(sb, s);
+	return sb_str(sb);
 }

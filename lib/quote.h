@@ -42,5 +42,7 @@ void term_str(struct strbuf *sb, const char *s);
 const char *tq(const char *s);
 /* For Markdown meant for a mail or a page: HTML's <>& as entities, its own punctuation escaped. */
 void md_str(struct strbuf *sb, const char *s);
+/* md_str() of s, in the buffers tq() uses. */
+const char *mdq(const char *s);
 
 #endif

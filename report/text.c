@@ -23,20 +23,11 @@ struct out {
 /*
  * A string from the DB, the log or MAINTAINERS, quoted for where the
  * report goes (Markdown, or a terminal and a plain-text mail); valid
- * until eight more calls.
+ * until eight more calls (lib/quote.c's buffers).
  */
 static const char *q(const struct out *o, const char *s)
 {
-	static struct strbuf ring[8];
-	static int next;
-	struct strbuf *sb = &ring[next++ % 8];
-
-	strbuf_reset(sb);
-	if (o->md)
-		md_str(sb, s);
-	else
-		term_str(sb, s);
-	return sb_str(sb);
+	return o->md ? mdq(s) : tq(s);
 }
 
 static void heading(struct out *o, int level, const char *title)
