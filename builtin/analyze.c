@@ -4,7 +4,6 @@
  * global pass.  Our options and sparse's are mixed on one command line;
  * ours are the long ones below, everything else goes to sparse.
  */
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "analyzer/analyzer.h"
 #include "builtin.h"
 #include "db/db.h"
+#include "lib/parse-options.h"
 #include "lib/usage.h"
 
 const char usage_analyze[] =
@@ -81,20 +81,6 @@ static int our_option(int argc, const char **argv, int *i, const char *name,
 	return 1;
 }
 
-/* A count in [0, INT_MAX], as parse_options() takes one. */
-static int number_arg(const char *name, const char *arg, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (!*arg || *end || errno || v < 0 || v > INT_MAX)
-		return error("option '%s' expects a number from 0 to %d, not '%.40s'", name, INT_MAX, arg);
-	*out = v;
-	return 0;
-}
-
 int cmd_analyze(int argc, const char **argv)
 {
 	const char *db_path = NULL, **sargv;
@@ -144,8 +130,8 @@ int cmd_analyze(int argc, const char **argv)
 		free(sargv);
 		return show_usage(usage_analyze, 1);
 	}
-	if ((timeout && number_arg("--timeout", timeout, &o.timeout)) ||
-	    (max_mem && number_arg("--max-mem", max_mem, &max)))
+	if ((timeout && parse_int("--timeout", timeout, 0, INT_MAX, &o.timeout)) ||
+	    (max_mem && parse_int("--max-mem", max_mem, 0, INT_MAX, &max)))
 		goto out;
 	if (max_mem)
 		o.max_mem_mib = max;

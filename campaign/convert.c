@@ -238,15 +238,11 @@ static int copy_to_b(const char *scratch, char *const *files, int nr)
 
 	for (i = 0; i < nr && !ret; i++) {
 		struct strbuf from = STRBUF_INIT, text = STRBUF_INIT, to = STRBUF_INIT;
-		char *slash;
 		FILE *f;
 
 		strbuf_addf(&from, "%s/a/%s", scratch, files[i]);
 		strbuf_addf(&to, "%s/b/%s", scratch, files[i]);
-		slash = strrchr(to.buf, '/');
-		*slash = '\0';
-		ret = mkdir_p(to.buf) || strbuf_read_file(&text, from.buf) ? -1 : 0;
-		*slash = '/';
+		ret = mkdir_parent(to.buf) || strbuf_read_file(&text, from.buf) ? -1 : 0;
 		f = ret ? NULL : fopen(to.buf, "w");
 		if (!ret && (!f || fwrite(sb_str(&text), 1, text.len, f) != text.len || fclose(f)))
 			ret = error("cannot write '%s'", to.buf);

@@ -210,17 +210,12 @@ static int ends_in_newline(int fd, off_t size)
 
 int clog_append(const char *path, const char *text)
 {
-	struct strbuf buf = STRBUF_INIT, dir = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
+	struct strbuf buf = STRBUF_INIT;
 	struct stat st;
 	int fd, err, ret = -1;
 
-	strbuf_add(&dir, path, slash ? (size_t)(slash - path) : 0);
-	if (dir.len && mkdir_p(dir.buf)) {
-		strbuf_release(&dir);
+	if (mkdir_parent(path))
 		return -1;
-	}
-	strbuf_release(&dir);
 	fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return error("cannot append to '%s': %s", path, strerror(errno));

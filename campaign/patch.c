@@ -424,10 +424,8 @@ int campaign_write_patch(const struct campaign *c, const struct cpatch *p)
 	diffstat(diff.buf, &text);
 	strbuf_addf(&text, "\n%s", diff.buf);
 	strbuf_addf(&path, "%s/patches/%s", c->repo, p->rel);
-	*strrchr(path.buf, '/') = '\0';
-	if (mkdir_p(path.buf))
+	if (mkdir_parent(path.buf))
 		goto out;
-	path.buf[strlen(path.buf)] = '/';
 	/* checked beside it first: a patch made again that fails keeps the old one */
 	strbuf_addf(&tmp, "%s.new", path.buf);
 	f = fopen(tmp.buf, "w");

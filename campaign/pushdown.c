@@ -36,13 +36,7 @@ static int implicit_files(const struct cdriver *d, char ***files)
 /* A file of the scratch tree, its directory made first. */
 static int write_source(const char *path, const struct strbuf *sb)
 {
-	char *dir = strdup(path), *slash = strrchr(dir, '/');
-	int ret;
-
-	*slash = '\0';
-	ret = mkdir_p(dir);
-	free(dir);
-	return ret ? ret : write_file(path, sb_str(sb));
+	return mkdir_parent(path) ? -1 : write_file(path, sb_str(sb));
 }
 
 /* Rewrite a/<file> into b/<file>: every implicit entry point in it. */

@@ -264,7 +264,7 @@ static const char checklist[] =
 
 int record_write(struct campaign *c, const struct cdriver *d, int *created)
 {
-	char *path = cdriver_record_path(c, d), *keep = NULL, *slash;
+	char *path = cdriver_record_path(c, d), *keep = NULL;
 	struct strbuf old = STRBUF_INIT, sb = STRBUF_INIT;
 	struct audit a;
 	FILE *f;
@@ -291,11 +291,8 @@ int record_write(struct campaign *c, const struct cdriver *d, int *created)
 		strbuf_addstr(&sb, keep);
 	else
 		strbuf_addf(&sb, checklist, d->id);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	if (mkdir_p(path))
+	if (mkdir_parent(path))
 		goto out;
-	*slash = '/';
 	f = fopen(path, "w");
 	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len || fclose(f)) {
 		error("cannot write '%s'", path);

@@ -161,6 +161,19 @@ static int exec_on(sqlite3 *db, const char *path, const char *sql)
 	return rc == SQLITE_OK ? 0 : error("cannot use database '%s': %s", path, db_describe(db, rc));
 }
 
+/* May this user make files in the directory path is in? */
+static int dir_writable(const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int ok;
+
+	strbuf_add(&dir, path, slash ? (size_t)(slash - path) : 0);
+	ok = !access(dir.len ? dir.buf : ".", W_OK);
+	strbuf_release(&dir);
+	return ok;
+}
+
 /*
  * How to open path read-only.  SQLite reads a WAL database through its
  * -shm file, which it cannot make in a directory we may not write; with
@@ -170,15 +183,11 @@ static int exec_on(sqlite3 *db, const char *path, const char *sql)
 static void read_only_name(const char *path, struct strbuf *name, int *flags)
 {
 	struct strbuf wal = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
 	struct stat st;
 	int immutable;
 
 	strbuf_addf(&wal, "%s-wal", path);
-	strbuf_add(name, path, slash ? (size_t)(slash - path) : 0);
-	immutable = access(name->len ? name->buf : ".", W_OK) &&
-		    (stat(wal.buf, &st) || !st.st_size);
-	strbuf_reset(name);
+	immutable = !dir_writable(path) && (stat(wal.buf, &st) || !st.st_size);
 	strbuf_release(&wal);
 	if (!immutable) {
 		strbuf_addstr(name, path);
@@ -257,15 +266,8 @@ int db_open(const char *path, sqlite3 **out)
 
 int db_writable(const char *path)
 {
-	struct strbuf dir = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
-	int ok;
-
-	strbuf_add(&dir, path, slash ? (size_t)(slash - path) : 0);
 	/* WAL writes path-wal and path-shm beside it */
-	ok = !access(path, W_OK) && !access(dir.len ? dir.buf : ".", W_OK);
-	strbuf_release(&dir);
-	return ok;
+	return !access(path, W_OK) && dir_writable(path);
 }
 
 int db_open_existing(const char *path, sqlite3 **out)

@@ -23,11 +23,24 @@ static const struct option *find_short(const struct option *o, char c)
 	return NULL;
 }
 
-static int set_value(const struct option *o, const char *arg, const char *name)
+int parse_int(const char *name, const char *arg, long min, long max, int *out)
 {
 	char *end;
 	long v;
 
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (!*arg || *end || errno || v < min || v > max) {
+		usage_said = 1;
+		return error("option '%s' expects a number from %ld to %ld, not '%.40s'",
+			     name, min, max, arg);
+	}
+	*out = v;
+	return 0;
+}
+
+static int set_value(const struct option *o, const char *arg, const char *name)
+{
 	switch (o->type) {
 	case OPTION_BOOL:
 		*(int *)o->value = 1;
@@ -36,15 +49,7 @@ static int set_value(const struct option *o, const char *arg, const char *name)
 		*(const char **)o->value = arg;
 		return 0;
 	case OPTION_INT:
-		errno = 0;
-		v = strtol(arg, &end, 10);
-		if (!*arg || *end || errno || v < o->min || v > o->max) {
-			usage_said = 1;
-			return error("option '%s' expects a number from %ld to %ld, not '%.40s'",
-				     name, o->min, o->max, arg);
-		}
-		*(int *)o->value = v;
-		return 0;
+		return parse_int(name, arg, o->min, o->max, o->value);
 	default:
 		return error("option '%s' has no type", name);
 	}

@@ -32,5 +32,7 @@ struct option {
  * Returns -1 after error() on an unknown option or a missing argument.
  */
 int parse_options(int argc, const char **argv, const struct option *opts);
+/* A decimal in [min, max] into out, as OPT_INT takes it; one error() line else. */
+int parse_int(const char *name, const char *arg, long min, long max, int *out);
 
 #endif

@@ -70,6 +70,20 @@ int path_exists(const char *path)
 	return !stat(path, &st);
 }
 
+int mkdir_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct strbuf dir = STRBUF_INIT;
+	int ret;
+
+	if (!slash || slash == path)
+		return 0;
+	strbuf_add(&dir, path, slash - path);
+	ret = mkdir_p(dir.buf);
+	strbuf_release(&dir);
+	return ret;
+}
+
 int mkdir_p(const char *path)
 {
 	char buf[PATH_MAX], *p;
@@ -101,20 +115,13 @@ long free_mib(const char *path)
 
 int copy_file(const char *from, const char *to)
 {
-	const char *slash = strrchr(to, '/');
-	struct strbuf dir = STRBUF_INIT;
 	char buf[65536];
 	int in, out, ret = 0;
 	struct stat st;
 	ssize_t n;
 
-	if (slash && slash != to) {
-		strbuf_add(&dir, to, slash - to);
-		ret = mkdir_p(dir.buf);
-		strbuf_release(&dir);
-		if (ret)
-			return -1;
-	}
+	if (mkdir_parent(to))
+		return -1;
 	in = open(from, O_RDONLY);
 	if (in < 0 || fstat(in, &st)) {
 		if (in >= 0)

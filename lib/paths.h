@@ -12,6 +12,8 @@ const char *bkl_repo_dir(void);
 const char *bkl_self_exe(void);
 /* mkdir -p; -1 after error() on failure. */
 int mkdir_p(const char *path);
+/* mkdir -p of the directory path is in (none: 0); -1 after error(). */
+int mkdir_parent(const char *path);
 int path_exists(const char *path);
 /* Copy a file (with its mode), making to's directory: -1 after error(). */
 int copy_file(const char *from, const char *to);
