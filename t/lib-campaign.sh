@@ -507,3 +507,12 @@ analyze_fixture() {	# dir db
 	 bkl analyze -q --db "$2" -I include -D CONFIG_BKL_LEGACY_SITES \
 		fs/char_dev.c drivers/char/*.c drivers/char/bar/*.c)
 }
+
+# use_campaign_fixture DIR: FX=DIR, and bkl's cache, repository, DB and
+# tree there, signed by the fixture's campaigner.
+use_campaign_fixture() {
+	FX=$1
+	BKL_CACHE=$FX/cache BKL_REPO=$FX/repo BKL_DB=$FX/bkl.db BKL_TREE=$FX/cache/linux/work
+	BKL_AUTHOR='Camp Aigner <camp@example.org>'
+	export FX BKL_CACHE BKL_REPO BKL_DB BKL_TREE BKL_AUTHOR
+}

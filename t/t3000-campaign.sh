@@ -4,9 +4,8 @@ test_description='the campaign: drivers, pick, claim, status, log, export/import
 . ./test-lib.sh
 . "$TEST_DIRECTORY/lib-campaign.sh"
 
-FX=$PWD/fx
-export BKL_CACHE=$FX/cache BKL_REPO=$FX/repo BKL_DB=$FX/bkl.db BKL_TREE=$FX/cache/linux/work
-export BKL_AUTHOR='Camp Aigner <camp@example.org>' BKL_CHECKPATCH=
+use_campaign_fixture "$PWD/fx"
+export BKL_CHECKPATCH=
 ANN='Ann Auditor <ann@example.org>'
 BOB='Bob Builder <bob@example.org>'
 

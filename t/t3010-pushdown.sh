@@ -4,9 +4,7 @@ test_description='bkl pushdown: one patch per driver, then chrdev_open() without
 . ./test-lib.sh
 . "$TEST_DIRECTORY/lib-campaign.sh"
 
-FX=$PWD/fx
-export BKL_CACHE=$FX/cache BKL_REPO=$FX/repo BKL_DB=$FX/bkl.db BKL_TREE=$FX/cache/linux/work
-export BKL_AUTHOR='Camp Aigner <camp@example.org>'
+use_campaign_fixture "$PWD/fx"
 # checkpatch.pl from the real 6.1 ($PRISTINE, test-lib.sh), which the
 # setup below unpacks when it is missing; perl runs it.
 CHECKPATCH=$PRISTINE/scripts/checkpatch.pl

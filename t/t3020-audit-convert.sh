@@ -4,9 +4,7 @@ test_description='bkl audit-record and bkl convert: the facts, the verdict, the 
 . ./test-lib.sh
 . "$TEST_DIRECTORY/lib-campaign.sh"
 
-FX=$PWD/fx
-export BKL_CACHE=$FX/cache BKL_REPO=$FX/repo BKL_DB=$FX/bkl.db BKL_TREE=$FX/cache/linux/work
-export BKL_AUTHOR='Camp Aigner <camp@example.org>'
+use_campaign_fixture "$PWD/fx"
 # The patches bkl convert writes go through checkpatch.pl from the real
 # 6.1 ($PRISTINE, test-lib.sh; the setup unpacks it when missing).
 test_need_program PERL perl perl
