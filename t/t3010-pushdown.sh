@@ -328,8 +328,7 @@ test_expect_success 'a core series that takes the BKL in a helper: --core keeps 
 	FX2=$PWD/fx2 &&
 	FIXTURE_CORE_STYLE=helper make_campaign_fixture "$FX2" &&
 	(
-		export BKL_CACHE=$FX2/cache BKL_REPO=$FX2/repo BKL_DB=$FX2/bkl.db \
-			BKL_TREE=$FX2/cache/linux/work &&
+		use_campaign_fixture "$FX2" &&
 		analyze_fixture "$FX2" "$BKL_DB" &&
 		bkl sites --db "$BKL_DB" >sites &&
 		grep "lock_kernel() in .chrdev_call_open." sites &&
@@ -400,8 +399,7 @@ test_expect_success 'push-downs go into registered opens only; what they reach i
 	const struct gate_ops tuner_ops = { .gate_ctrl = tuner_gate_ctrl };
 	EOF
 	(
-		export BKL_CACHE=$FX3/cache BKL_REPO=$FX3/repo BKL_DB=$FX3/bkl.db \
-			BKL_TREE=$FX3/cache/linux/work &&
+		use_campaign_fixture "$FX3" &&
 		analyze_fixture "$FX3" "$BKL_DB" &&
 		bkl sites --db "$BKL_DB" >sites &&
 		grep "^drivers/char/tuner.c:[0-9]*: warning: .tuner_gate_ctrl. runs with the BKL held: gate_ops.gate_ctrl called from gate_open (drivers/char/gate.c:[0-9]*): by type, one of 2$" sites &&
@@ -490,8 +488,7 @@ test_expect_success 'an open() that another driver registers is a shared helper:
 	module_init(user_init);
 	EOF
 	(
-		export BKL_CACHE=$FX4/cache BKL_REPO=$FX4/repo BKL_DB=$FX4/bkl.db \
-			BKL_TREE=$FX4/cache/linux/work &&
+		use_campaign_fixture "$FX4" &&
 		analyze_fixture "$FX4" "$BKL_DB" &&
 		bkl sites --db "$BKL_DB" >sites &&
 		grep "^drivers/char/helper.c:[0-9]*: warning: .helper_open. .*: entry point$" sites &&
