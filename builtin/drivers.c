@@ -15,7 +15,7 @@
 #include "lib/usage.h"
 
 const char usage_drivers[] =
-	"usage: bkl drivers [--db DB] [--tree DIR] [--subsystem S] [--status ST] [--json]\n"
+	"usage: bkl drivers [--db DB] [--tree DIR] [--subsystem S] [--status ST] [--cover C] [--json]\n"
 	"   or: bkl drivers --which [--tree DIR] FILE...\n"
 	"\n"
 	"The campaign's drivers: each Kbuild module holding a function the BKL\n"
@@ -24,10 +24,19 @@ const char usage_drivers[] =
 	"points, its lock sites, the sleep and wait chains and imbalances in its\n"
 	"files, and where it stands (unclaimed ... done, or blocked).\n"
 	"\n"
+	"REACH says how the BKL reaches it: \"own\", an entry point of its own\n"
+	"(a registered open or fasync the BKL is taken around) or lock sites: a\n"
+	"campaign item; \"follows\", only from other drivers' own entry points\n"
+	"(v4l2_open(), tty_open()), named after the subsystem: it stands where\n"
+	"they do once they are pushed down, unless it moves on by itself;\n"
+	"\"possibly\", only through a call resolved by the member's type alone,\n"
+	"named: listed, not counted by bkl report or the burn-down.\n"
+	"\n"
 	"    --db DB          the database (default $BKL_DB or $BKL_CACHE/bkl.db)\n"
 	"    --tree DIR       the kernel tree (default $BKL_TREE or the work tree)\n"
 	"    --subsystem S    only drivers whose MAINTAINERS section contains S\n"
 	"    --status ST      only drivers in that state\n"
+	"    --cover C        only drivers the BKL reaches so: own, follows, possibly\n"
 	"    --json           one JSON array, one object per driver\n"
 	"    --which          say which module, symbol and subsystem each FILE is in\n";
 
@@ -70,9 +79,11 @@ static int which(const char *tree, int argc, const char **argv)
 	return ret;
 }
 
-static int matches(const struct cdriver *d, const char *subsystem, int status)
+static int matches(const struct cdriver *d, const char *subsystem, int status, const char *cover)
 {
-	if (status >= 0 && d->st.status != status)
+	if (status >= 0 && d->status != status)
+		return 0;
+	if (cover && strcmp(d->cover, cover))
 		return 0;
 	return !subsystem || strcasestr(d->subsystem, subsystem);
 }
@@ -115,10 +126,16 @@ static void print_json(struct campaign *c, const struct cdriver *d, struct strbu
 	}
 	strbuf_addf(sb, "],\"sites\":{\"lock\":%d,\"unlock\":%d},\"chains\":{\"sleep\":%d,"
 		    "\"wait\":%d},\"imbalances\":%d,\"status\":\"%s\",\"holder\":",
-		    d->locks, d->unlocks, d->sleep, d->wait, d->imbalances, cstatus_names[d->st.status]);
+		    d->locks, d->unlocks, d->sleep, d->wait, d->imbalances, cstatus_names[d->status]);
 	json_str(sb, d->st.holder);
 	strbuf_addstr(sb, ",\"since\":");
 	json_str(sb, d->st.since);
+	strbuf_addstr(sb, ",\"cover\":");
+	json_str(sb, d->cover);
+	strbuf_addstr(sb, ",\"follows\":");
+	json_list(sb, d->follows);
+	strbuf_addstr(sb, ",\"via\":");
+	json_str_or_null(sb, *d->via ? d->via : NULL);
 	strbuf_addf(sb, ",\"built\":\"%c\"}", cdriver_built(c, d));
 }
 
@@ -129,15 +146,20 @@ static void print_text(const struct cdriver *d)
 
 	for (i = 0; i < d->nr_e; i++)
 		strbuf_addf(&eps, "%s%s", i ? "," : "", d->e[i].function);
-	printf("%-20s %-12s %-26s %5d %5d %4d %3d  %s%s%s\n", tq(d->id), cstatus_names[d->st.status],
-	       eps.len ? eps.buf : "-", d->locks + d->unlocks, d->sleep, d->wait, d->imbalances,
-	       tq(d->subsystem), *d->st.holder ? "  held by " : "", tq(d->st.holder));
+	printf("%-20s %-12s %-8s %-26s %5d %5d %4d %3d  %s%s%s", tq(d->id), cstatus_names[d->status],
+	       d->cover, eps.len ? eps.buf : "-", d->locks + d->unlocks, d->sleep, d->wait,
+	       d->imbalances, tq(d->subsystem), *d->st.holder ? "  held by " : "", tq(d->st.holder));
+	if (*d->follows)
+		printf("  follows %s", tq(d->follows));
+	else if (*d->via)
+		printf("  via %s", tq(d->via));
+	printf("\n");
 	strbuf_release(&eps);
 }
 
 int cmd_drivers(int argc, const char **argv)
 {
-	const char *db = NULL, *tree = NULL, *subsystem = NULL, *status = NULL;
+	const char *db = NULL, *tree = NULL, *subsystem = NULL, *status = NULL, *cover = NULL;
 	int json = 0, do_which = 0, st = -1, nr, i, shown = 0;
 	struct strbuf out = STRBUF_INIT;
 	struct campaign c;
@@ -147,6 +169,7 @@ int cmd_drivers(int argc, const char **argv)
 		OPT_STRING(0, "tree", &tree),
 		OPT_STRING(0, "subsystem", &subsystem),
 		OPT_STRING(0, "status", &status),
+		OPT_STRING(0, "cover", &cover),
 		OPT_BOOL(0, "json", &json),
 		OPT_BOOL(0, "which", &do_which),
 		OPT_END()
@@ -159,6 +182,8 @@ int cmd_drivers(int argc, const char **argv)
 		return which(tree, argc, argv);
 	if (status && (st = cstatus_parse(status)) < 0)
 		return error("unknown status '%s'", status);
+	if (cover && strcmp(cover, "own") && strcmp(cover, "follows") && strcmp(cover, "possibly"))
+		return error("unknown reach '%s' (one of own, follows, possibly)", cover);
 	if (campaign_open(&c, db, tree))
 		return -1;
 	if (campaign_load(&c, NULL, &d, &nr)) {
@@ -167,11 +192,11 @@ int cmd_drivers(int argc, const char **argv)
 	}
 	audit_progress_warn(c.db);
 	if (!json)
-		printf("%-20s %-12s %-26s %5s %5s %4s %3s  %s\n", "DRIVER", "STATUS", "ENTRY POINTS",
+		printf("%-20s %-12s %-8s %-26s %5s %5s %4s %3s  %s\n", "DRIVER", "STATUS", "REACH", "ENTRY POINTS",
 		       "SITES", "SLEEP", "WAIT", "IMB", "SUBSYSTEM");
 	strbuf_addstr(&out, "[");
 	for (i = 0; i < nr; i++) {
-		if (!matches(&d[i], subsystem, st))
+		if (!matches(&d[i], subsystem, st, cover))
 			continue;
 		if (json) {
 			strbuf_addstr(&out, shown ? ",\n" : "\n");

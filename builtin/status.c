@@ -72,14 +72,24 @@ static void show(struct campaign *c, const struct cdriver *d)
 	printf("driver:       %s (module %s, %s, %s)\n", tq(d->id), tq(d->module), d->config, tq(d->dir));
 	printf("subsystem:    %s%s%s%s\n", tq(d->subsystem), *d->maintainers ? " (" : "",
 	       tq(d->maintainers), *d->maintainers ? ")" : "");
-	printf("status:       %s%s%s\n", cstatus_names[d->st.status], *d->st.since ? " since " : "",
-	       d->st.since);
+	if (d->status != d->st.status)	/* a follower, where its parent stands */
+		printf("status:       %s, as %s (its own: %s%s%s)\n", cstatus_names[d->status],
+		       tq(d->follows), cstatus_names[d->st.status], *d->st.since ? " since " : "",
+		       d->st.since);
+	else
+		printf("status:       %s%s%s\n", cstatus_names[d->st.status], *d->st.since ? " since " : "",
+		       d->st.since);
+	if (strcmp(d->cover, "own"))
+		printf("reach:        %s%s%s%s%s\n", d->cover, *d->follows ? " " : "", tq(d->follows),
+		       *d->via ? ", via " : "", tq(d->via));
 	printf("holder:       %s\n", *d->st.holder ? tq(d->st.holder) : "-");
 	if (*d->st.note)
 		printf("note:         %s\n", tq(d->st.note));
 	for (i = 0; i < d->nr_e; i++)
-		printf("entry point:  %s() %s:%d%s%s\n", d->e[i].function, d->e[i].file, d->e[i].line,
-		       d->e[i].implicit ? ", covered by chrdev_open()" : "",
+		printf("entry point:  %s() %s:%d%s%s%s%s\n", d->e[i].function, d->e[i].file, d->e[i].line,
+		       d->e[i].implicit ? ", covered by " : "",
+		       d->e[i].implicit ? (*d->e[i].via ? d->e[i].via : "chrdev_open") : "",
+		       d->e[i].implicit ? "()" : "",
 		       d->e[i].locks ? ", takes the BKL itself" : "");
 	for (i = 1; i <= 2; i++) {
 		char *p = campaign_patch_find(c, d, i);

@@ -276,6 +276,33 @@ static int load_files(struct campaign *c, struct cdriver *d)
 	return 0;
 }
 
+/* campaign_cover's row; a driver only the log knows is its own item. */
+static int load_cover(struct campaign *c, struct cdriver *d)
+{
+	sqlite3_stmt *q = db_prepare(c->db, "SELECT cover, follows, via, status FROM campaign_cover "
+				     "WHERE driver = @d");
+	int ret = 0;
+
+	d->status = d->st.status;
+	if (!q || db_bind_text(q, "@d", d->id)) {
+		ret = -1;
+	} else if (sqlite3_step(q) == SQLITE_ROW) {
+		d->cover = col(q, 0);
+		d->follows = col(q, 1);
+		d->via = col(q, 2);
+		d->status = cstatus_parse((const char *)sqlite3_column_text(q, 3));
+		if (d->status < 0)
+			d->status = d->st.status;
+	}
+	sqlite3_finalize(q);
+	if (!d->cover) {
+		d->cover = strdup("own");
+		d->follows = strdup("");
+		d->via = strdup("");
+	}
+	return ret;
+}
+
 static int load_one(struct campaign *c, sqlite3_stmt *q, struct cdriver *d, int known)
 {
 	memset(d, 0, sizeof(*d));
@@ -290,8 +317,8 @@ static int load_one(struct campaign *c, sqlite3_stmt *q, struct cdriver *d, int 
 	if (campaign_state(c, d->id, &d->st))
 		return -1;
 	if (!known)
-		return 0;
-	return load_files(c, d) || facts_fill(c, d) ? -1 : 0;
+		return load_cover(c, d);
+	return load_cover(c, d) || load_files(c, d) || facts_fill(c, d) ? -1 : 0;
 }
 
 int campaign_load(struct campaign *c, const char *only, struct cdriver **out, int *nr)
@@ -375,6 +402,9 @@ void cdriver_release(struct cdriver *d)
 	free(d->subsystem);
 	free(d->maintainers);
 	free(d->lists);
+	free(d->cover);
+	free(d->follows);
+	free(d->via);
 	cstate_release(&d->st);
 	memset(d, 0, sizeof(*d));
 }

@@ -2,6 +2,7 @@
 #ifndef BKL_CAMPAIGN_DRIVERS_H
 #define BKL_CAMPAIGN_DRIVERS_H
 
+#include <string.h>
 #include "campaign/campaign.h"
 
 /* An entry point of a driver the BKL covers. */
@@ -49,7 +50,20 @@ struct cdriver {
 	int imbalances;
 	struct cstate st;
 	int known;		/* 0: only the log knows it */
+	/*
+	 * How the BKL reaches it (db/schema/0015-campaign-cover.sql): "own",
+	 * "follows" (its parents, "a; b") or "possibly" (via: the by-type
+	 * calls).  status: where it stands; a follower's may be its parent's
+	 * (st is its own history, what claim and status --set move on).
+	 */
+	char *cover, *follows, *via;
+	int status;
 };
+/* Its own campaign item: an entry point of its own, or lock sites. */
+static inline int cdriver_is_own(const struct cdriver *d)
+{
+	return !strcmp(d->cover, "own");
+}
 
 /*
  * Re-derive campaign_drivers from the analyzer's facts, the tree's

@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "db/db.h"
@@ -219,50 +220,93 @@ static void add_point(struct burndown *bd, int *alloc, time_t t, long drivers, l
 }
 
 /*
- * The burn-down: drivers (and their sites, explicit and implicit) still under the BKL
- * after each change of status.  Every driver starts unclaimed at the
- * first recorded change; the last point is now.  d is sorted by name.
+ * A driver's parent (the first of report_driver.follows in d), -1 when it
+ * follows none; -2 when it is not counted at all (possibly covered).
+ */
+static int *burndown_parents(const struct report_driver *d, int nr)
+{
+	int *par = malloc((nr + 1) * sizeof(*par)), i;
+
+	if (!par)
+		abort();
+	for (i = 0; i < nr; i++) {
+		char name[256];
+
+		par[i] = report_driver_counted(&d[i]) ? -1 : -2;
+		if (par[i] == -1 && d[i].cover && !strcmp(d[i].cover, "follows") && d[i].follows) {
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(d[i].follows, ";"), d[i].follows);
+			par[i] = driver_index(d, nr, name);
+		}
+	}
+	return par;
+}
+
+/* Drivers and sites still under the BKL, each driver's status in cur. */
+static void burndown_count(const struct report_driver *d, int nr, const int *cur, const int *par,
+			   long *drivers, long *sites)
+{
+	int i;
+
+	*drivers = *sites = 0;
+	for (i = 0; i < nr; i++) {
+		if (par[i] == -2 || !report_status_covered(cur[i]))
+			continue;
+		/* a follower leaves with its parent, once the parent has a push-down */
+		if (par[i] >= 0 && !report_status_covered(cur[par[i]]))
+			continue;
+		(*drivers)++;
+		*sites += d[i].sites + d[i].implicit;
+	}
+}
+
+/*
+ * The burn-down: drivers (and their sites, explicit and implicit) still
+ * under the BKL after each change of status; possibly covered drivers are
+ * not counted, a follower counts until its parent leaves.  Every driver
+ * starts unclaimed at the first recorded change; the last point is now.
+ * d is sorted by name.
  */
 int report_burndown(sqlite3 *db, const struct report_driver *d, int nr, struct burndown *bd)
 {
 	sqlite3_stmt *st;
-	int *cur, i, alloc = 0, rc;
-	long drivers = nr, sites = 0;
+	int *cur, *par, alloc = 0, rc;
+	long drivers, sites;
 	time_t now = time(NULL);
 
 	memset(bd, 0, sizeof(*bd));
-	bd->drivers_total = nr;
-	if (!db_has_table(db, "campaign_log"))
-		return 0;
-	cur = calloc(nr + 1, sizeof(*cur));
+	cur = calloc(nr + 1, sizeof(*cur));	/* ST_UNCLAIMED */
 	if (!cur)
 		abort();
-	for (i = 0; i < nr; i++)
-		sites += d[i].sites + d[i].implicit;	/* cur[i] = ST_UNCLAIMED */
-	st = db_prepare(db, SQL_HISTORY);
+	par = burndown_parents(d, nr);
+	burndown_count(d, nr, cur, par, &drivers, &sites);
+	bd->drivers_total = drivers;
+	st = db_has_table(db, "campaign_log") ? db_prepare(db, SQL_HISTORY) : NULL;
+	if (!db_has_table(db, "campaign_log")) {
+		free(cur);
+		free(par);
+		return 0;
+	}
 	if (!st) {
 		free(cur);
+		free(par);
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int to = report_status_parse((const char *)sqlite3_column_text(st, 1));
 		time_t t = sqlite3_column_int64(st, 2);
-		int k = driver_index(d, nr, (const char *)sqlite3_column_text(st, 0)), was;
+		int k = driver_index(d, nr, (const char *)sqlite3_column_text(st, 0));
 
 		if (k < 0 || to < 0 || t <= 0)
 			continue;
 		if (!bd->nr)
 			add_point(bd, &alloc, t - 1, drivers, sites);
-		was = report_status_covered(cur[k]);
 		cur[k] = to;
-		if (was != report_status_covered(to)) {
-			drivers += was ? -1 : 1;
-			sites += (was ? -1 : 1) * (d[k].sites + d[k].implicit);
-		}
+		burndown_count(d, nr, cur, par, &drivers, &sites);
 		add_point(bd, &alloc, t, drivers, sites);
 	}
 	sqlite3_finalize(st);
 	free(cur);
+	free(par);
 	if (rc != SQLITE_DONE)
 		return error("cannot read the status history: %s", sqlite3_errmsg(db));
 	if (bd->nr) {

@@ -171,6 +171,30 @@ static int load_drivers(sqlite3 *db, struct report *r)
 	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
 }
 
+static int load_cover(sqlite3 *db, struct report *r)
+{
+	sqlite3_stmt *st = report_scoped(db, SQL_COVER, r);
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct report_driver *d = report_find_driver(r, (const char *)sqlite3_column_text(st, 0));
+
+		if (!d)
+			continue;
+		d->cover = col(st, 1);
+		d->follows = col(st, 2);
+		d->via = col(st, 3);
+		if (sqlite3_column_text(st, 4)) {	/* a follower's, maybe its parent's */
+			free(d->status);
+			d->status = col(st, 4);
+		}
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
+}
+
 struct report_driver *report_find_driver(const struct report *r, const char *name)
 {
 	int lo = 0, hi = r->nr_drivers - 1;
@@ -297,6 +321,14 @@ static void add_driver(struct report_subsys *s, const struct report_driver *d)
 
 	if (st < 0)
 		st = ST_UNCLAIMED;
+	if (!report_driver_counted(d)) {
+		s->possibly++;
+		return;
+	}
+	if (d->cover && !strcmp(d->cover, "follows"))
+		s->followers++;
+	else
+		s->own++;
 	s->status[st]++;
 	s->drivers_nr++;
 	s->sites += d->sites;
@@ -440,6 +472,8 @@ int report_load(sqlite3 *db, const char *subsystem, const char *driver,
 		return found < 0 ? -1 : 1;
 	}
 	if (load_drivers(db, r) || load_files(db, r))
+		goto out_err;
+	if (has_all(db, sql_cover_tables) && load_cover(db, r))
 		goto out_err;
 	if (has_all(db, sql_sites_tables)) {
 		if (load_counts(db, r, SQL_COUNT_SITES, offsetof(struct report_driver, sites)) ||

@@ -35,6 +35,11 @@ int report_status_covered(int st)
 	return st != ST_CONVERTED && st != ST_TESTED && st != ST_DONE;
 }
 
+int report_driver_counted(const struct report_driver *d)
+{
+	return !d->cover || strcmp(d->cover, "possibly");
+}
+
 static void free_sites(struct report_site *s, int n)
 {
 	int i;
@@ -93,6 +98,9 @@ void report_release(struct report *r)
 		free(d->config);
 		free(d->claimed_by);
 		free(d->since);
+		free(d->cover);
+		free(d->follows);
+		free(d->via);
 		free_strv(d->files, d->nr_files);
 	}
 	free(r->drivers);

@@ -55,14 +55,26 @@ struct report_driver {
 	int nr_files;
 	int sites, implicit, chains, imbalances;
 	double score;		/* bkl pick's rank, when known */
+	/*
+	 * How the BKL reaches it (db/schema/0015-campaign-cover.sql): "own"
+	 * (an entry point of its own: a campaign item), "follows" (only from
+	 * the parents' entry points; its status is theirs until it has one
+	 * of its own) or "possibly" (only through a by-type edge: listed,
+	 * not counted).  follows: the parents, joined by "; "; via: the
+	 * covering calls, for the drivers that are not own.
+	 */
+	char *cover, *follows, *via;
 };
+/* Counted as one of the campaign's drivers (not only possibly covered). */
+int report_driver_counted(const struct report_driver *d);
 
 struct report_subsys {
 	char *name, *list;
 	char **maintainers;
 	int nr_maintainers;
 	long status[NR_STATUS];
-	int drivers_nr, remaining;	/* drivers not done */
+	int drivers_nr, remaining;	/* drivers not done (own and followers) */
+	int own, followers, possibly;	/* by report_driver.cover */
 	int sites, sites_left, implicit, chains, imbalances;
 	int core_sites;		/* whole tree: explicit sites outside the drivers */
 };

@@ -16,6 +16,7 @@ static const char *const sql_imbalances_tables[] = { "imbalances", NULL };
 static const char *const sql_chains_tables[] = { "chains", "chain_steps", NULL };
 static const char *const sql_history_tables[] = { "campaign_log", NULL };
 static const char *const sql_qemu_tables[] = { "qemu_results", NULL };
+static const char *const sql_cover_tables[] = { "campaign_cover", "coverage", NULL };
 
 #define SQL_SCOPE \
 	" (@sub IS NULL OR d.subsystem = @sub) AND (@drv IS NULL OR d.driver = @drv) "
@@ -44,6 +45,11 @@ static const char *const sql_qemu_tables[] = { "qemu_results", NULL };
 	"nullif(s.holder, ''), s.since, d.maintainers, d.lists " \
 	"FROM campaign_drivers d LEFT JOIN campaign_state s ON s.driver = d.driver " \
 	"WHERE" SQL_SCOPE "ORDER BY d.driver"
+
+/* how the BKL reaches each driver in scope, and where it stands then */
+#define SQL_COVER \
+	"SELECT c.driver, c.cover, c.follows, c.via, c.status FROM campaign_cover c " \
+	"JOIN campaign_drivers d ON d.driver = c.driver WHERE" SQL_SCOPE
 
 /* lock/unlock sites in no driver's files: the core's own (chrdev_open()...) */
 #define SQL_CORE_SITES \
@@ -97,6 +103,7 @@ static const char *const sql_qemu_tables[] = { "qemu_results", NULL };
 
 #define SQL_HISTORY \
 	"SELECT h.driver, h.status, " SQL_EPOCH("h.ts") " AS t FROM campaign_log h " \
+	"WHERE h.action <> 'correct' " \
 	"ORDER BY t, h.id"
 
 /* one driver's steps (or the campaign's last ones), newest first */

@@ -85,7 +85,12 @@ static void summary(struct out *o, const struct report *r)
 
 	strbuf_addf(o->sb, "%sdrivers:%s %d, %d still under the BKL (", b, e, t->drivers_nr, t->remaining);
 	status_counts(o, t);
-	strbuf_addf(o->sb, ")\n%ssites:%s %d explicit lock_kernel()/unlock_kernel() (%d left), "
+	strbuf_addf(o->sb, ")\n%sreach:%s %d with an entry point of their own, %d following a parent's",
+		    b, e, t->own, t->followers);
+	if (t->possibly)
+		strbuf_addf(o->sb, "; %d more only possibly covered (through a by-type edge alone), "
+			    "not counted", t->possibly);
+	strbuf_addf(o->sb, "\n%ssites:%s %d explicit lock_kernel()/unlock_kernel() (%d left), "
 		    "%d implicit entry point%s", b, e, t->sites, t->sites_left, t->implicit, plural(t->implicit));
 	if (!r->subsystem && !r->driver)
 		strbuf_addf(o->sb, "; %d more explicit in core code", t->core_sites);
@@ -128,18 +133,20 @@ static void drivers(struct out *o, const struct report *r)
 
 	heading(o, 2, "Drivers");
 	if (o->md)
-		strbuf_addstr(o->sb, "| driver | status | claimed by | sites | implicit | chains | imbalances |\n"
-			      "|---|---|---|--:|--:|--:|--:|\n");
+		strbuf_addstr(o->sb, "| driver | status | reach | claimed by | sites | implicit | chains | imbalances |\n"
+			      "|---|---|---|---|--:|--:|--:|--:|\n");
 	for (i = 0; i < r->nr_drivers; i++) {
 		const struct report_driver *d = &r->drivers[i];
 		const char *by = q(o, d->claimed_by ? d->claimed_by : "-");
 
+		const char *cover = d->cover ? d->cover : "-";
+
 		if (o->md)
-			strbuf_addf(o->sb, "| %s | %s | %s | %d | %d | %d | %d |\n", q(o, d->name), d->status,
-				    by, d->sites, d->implicit, d->chains, d->imbalances);
+			strbuf_addf(o->sb, "| %s | %s | %s | %s | %d | %d | %d | %d |\n", q(o, d->name), d->status,
+				    cover, by, d->sites, d->implicit, d->chains, d->imbalances);
 		else
-			strbuf_addf(o->sb, "  %-20s %-12s %3d sites %3d implicit %3d chains %3d imbalances  %s\n",
-				    q(o, d->name), d->status, d->sites, d->implicit, d->chains,
+			strbuf_addf(o->sb, "  %-20s %-12s %-8s %3d sites %3d implicit %3d chains %3d imbalances  %s\n",
+				    q(o, d->name), d->status, cover, d->sites, d->implicit, d->chains,
 				    d->imbalances, by);
 	}
 }
@@ -254,6 +261,22 @@ static void qemu(struct out *o, const struct report *r)
 	}
 }
 
+/* "reach: follows videodev (v4l2_open -> v4l2_file_operations.open (by-type))" */
+static void reach(struct out *o, const struct report_driver *d)
+{
+	const char *b = o->md ? "- **" : "", *e = o->md ? "**" : "";
+
+	if (!d->cover)
+		return;
+	strbuf_addf(o->sb, "%sreach:%s %s", b, e, !strcmp(d->cover, "own") ?
+		    "an entry point of its own" : d->cover);
+	if (d->follows && *d->follows)
+		strbuf_addf(o->sb, " %s", q(o, d->follows));
+	if (d->via && *d->via)
+		strbuf_addf(o->sb, " (%s)", q(o, d->via));
+	strbuf_addstr(o->sb, "\n");
+}
+
 static void scope_header(struct out *o, const struct report *r)
 {
 	const struct report_subsys *t = &r->total;
@@ -270,6 +293,7 @@ static void scope_header(struct out *o, const struct report *r)
 		for (i = 0; i < d->nr_files; i++)
 			strbuf_addf(o->sb, " %s", d->files[i]);
 		strbuf_addstr(o->sb, "\n");
+		reach(o, d);
 		return;
 	}
 	strbuf_addf(o->sb, "%smaintainers:%s ", b, e);

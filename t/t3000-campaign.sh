@@ -18,14 +18,14 @@ test_expect_success 'setup: a small tree, its core series, a real analyzer run' 
 
 test_expect_success 'drivers: each covered file is its Kbuild module' '
 	bkl drivers >out &&
-	sed 1d out | awk "{ print \$1, \$2, \$3 }" >actual &&
+	sed 1d out | awk "{ print \$1, \$2, \$3, \$4 }" >actual &&
 	cat >expect <<-EOF &&
-	bar unclaimed bar_open
-	empty unclaimed empty_open
-	foo unclaimed foo_open
-	misc unclaimed misc_open
-	race unclaimed race_open
-	waiter unclaimed waiter_open
+	bar unclaimed own bar_open
+	empty unclaimed own empty_open
+	foo unclaimed own foo_open
+	misc unclaimed own misc_open
+	race unclaimed own race_open
+	waiter unclaimed own waiter_open
 	EOF
 	test_cmp expect actual
 '
@@ -167,6 +167,30 @@ test_expect_success 'export / import round trip into a fresh repository and DB' 
 	test -s other/drivers-audit/campaign.log &&
 	BKL_REPO=$PWD/other BKL_DB=$PWD/other.db bkl import history.log >out &&
 	grep "history.log: 0 new steps" out
+'
+
+test_expect_success 'log --correct: a new step naming what it corrects; the old steps stay, the state too' '
+	cp "$FX/repo/drivers-audit/campaign.log" log.before &&
+	bkl status foo >st.before &&
+	ts=$(bkl log foo | sed -n 1p | cut -d" " -f1) &&
+	BKL_DATE=2024-05-03T09:00:00Z bkl log --correct foo --step "$ts" --by "$BOB" \
+		--note "Ann ran it from Bob.s checkout" >out &&
+	grep "^.foo.: corrected $ts claim claimed, signed Ann Auditor <ann@example.org>$" out &&
+	head -n $(wc -l <log.before) "$FX/repo/drivers-audit/campaign.log" >log.head &&
+	test_cmp log.before log.head &&
+	tail -1 "$FX/repo/drivers-audit/campaign.log" >last &&
+	grep "	foo	correct	claimed	Ann Auditor <ann@example.org>	Bob Builder <bob@example.org>	corrects $ts claim claimed, signed Ann Auditor <ann@example.org>: Ann ran it from Bob.s checkout$" last &&
+	bkl status foo >st.after &&
+	test_cmp st.before st.after &&
+	bkl log foo | tail -1 | grep "correct  *claimed  *Bob Builder"
+'
+
+test_expect_success 'log --correct refuses a step that is not there, or no reason' '
+	test_must_fail bkl log --correct foo --step 1999-01-01T00:00:00Z --note x 2>err &&
+	test_one_line err "error: .foo. has no step at .1999-01-01T00:00:00Z. (see .bkl log foo.)" &&
+	test_must_fail bkl log --correct foo --step 1999-01-01T00:00:00Z 2>err &&
+	grep "names the steps it corrects (--step) and why (--note)" err &&
+	bkl log --check
 '
 
 test_expect_success 'import refuses a file that is not a campaign log, whole' '

@@ -50,7 +50,7 @@ test_expect_success 'one subsystem, text: maintainers, drivers, file:line: every
 	grep "^maintainers: Arnd Bergmann <arnd@arndb.de>, Greg Kroah-Hartman <gregkh@linuxfoundation.org>$" out &&
 	grep "^list: linux-kernel@vger.kernel.org$" out &&
 	grep "^  empty  *done  .*Bob Dev <bob@example.org>$" out &&
-	grep "^  nvram  *unclaimed  *2 sites  *1 implicit  *2 chains  *1 imbalances  -$" out &&
+	grep "^  nvram  *unclaimed  *own  *2 sites  *1 implicit  *2 chains  *1 imbalances  -$" out &&
 	grep "^  drivers/char/nvram.c:24: nvram_ioctl: lock \[nvram\]$" out &&
 	grep "^  drivers/char/nvram.c:14: nvram_open: implicit (via file_operations.open, called by chrdev_open at fs/char_dev.c:14) \[nvram\]$" out &&
 	! grep "foo_open" out
@@ -79,7 +79,7 @@ test_expect_success 'markdown: headings, a table, code blocks, for a mail' '
 	head -1 out.md | grep "^# BKL report: CHAR and MISC DRIVERS$" &&
 	grep "^- \*\*maintainers:\*\* Arnd Bergmann" out.md &&
 	grep "^## Drivers$" out.md &&
-	grep "^| nvram | unclaimed | - | 2 | 1 | 2 | 1 |$" out.md &&
+	grep "^| nvram | unclaimed | own | - | 2 | 1 | 2 | 1 |$" out.md &&
 	grep "^1\. \`drivers/char/waiter.c:6:\` \`waiter_open\` \*\*wait\*\* \[waiter\]$" out.md &&
 	test $(grep -c "^    \`\`\`$" out.md) -ge 8 &&
 	! grep "^     \`\`\`" out.md &&

@@ -45,6 +45,35 @@ static void where(struct strbuf *sb, const char *file, int line)
 	html_addf(sb, "<code>%s:%d:</code>", file ? file : "?", line);
 }
 
+/* own; follows PARENT (linked); possibly, with the by-type calls as a title */
+static void html_reach(struct strbuf *sb, const struct report_driver *d)
+{
+	const char *p = d->follows;
+
+	if (!d->cover || !strcmp(d->cover, "own")) {
+		html_addf(sb, "<td>%s</td>", d->cover ? d->cover : "");
+		return;
+	}
+	if (strcmp(d->cover, "follows") || !p) {
+		html_addf(sb, "<td title=\"%s\">possibly</td>", d->via ? d->via : "");
+		return;
+	}
+	strbuf_addstr(sb, "<td>follows ");
+	while (*p) {
+		size_t n = strcspn(p, ";");
+		char *name = strndup(p, n);
+
+		html_addf(sb, "<a href=\"/driver/%u\">%s</a>", name, name);
+		free(name);
+		p += n;
+		while (*p == ';' || *p == ' ')
+			p++;
+		if (*p)
+			strbuf_addstr(sb, ", ");
+	}
+	strbuf_addstr(sb, "</td>");
+}
+
 void html_drivers(struct strbuf *sb, const struct report *r, int with_subsystem)
 {
 	int i;
@@ -53,7 +82,7 @@ void html_drivers(struct strbuf *sb, const struct report *r, int with_subsystem)
 		      "<table id=\"drivers\" class=\"sortable\"><thead><tr><th>driver</th>");
 	if (with_subsystem)
 		strbuf_addstr(sb, "<th>subsystem</th>");
-	strbuf_addstr(sb, "<th>status</th><th>claimed by</th><th>since</th><th class=\"num\">sites</th>"
+	strbuf_addstr(sb, "<th>status</th><th>reach</th><th>claimed by</th><th>since</th><th class=\"num\">sites</th>"
 		      "<th class=\"num\">implicit</th><th class=\"num\">chains</th>"
 		      "<th class=\"num\">imbalances</th></tr></thead><tbody>");
 	for (i = 0; i < r->nr_drivers; i++) {
@@ -62,15 +91,16 @@ void html_drivers(struct strbuf *sb, const struct report *r, int with_subsystem)
 		html_addf(sb, "<tr><td><a href=\"/driver/%u\">%s</a></td>", d->name, d->name);
 		if (with_subsystem)
 			html_addf(sb, "<td><a href=\"/subsystem/%u\">%s</a></td>", d->subsystem, d->subsystem);
-		html_addf(sb, "<td data-sort=\"%d\"><span class=\"status %s\">%s</span></td>"
-			  "<td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%d</td>"
+		html_addf(sb, "<td data-sort=\"%d\"><span class=\"status %s\">%s</span></td>",
+			  report_status_parse(d->status), d->status, d->status);
+		html_reach(sb, d);
+		html_addf(sb, "<td>%s</td><td>%s</td><td class=\"num\">%d</td><td class=\"num\">%d</td>"
 			  "<td class=\"num\">%d</td><td class=\"num\">%d</td></tr>",
-			  report_status_parse(d->status), d->status, d->status,
 			  d->claimed_by ? d->claimed_by : "", d->since ? d->since : "",
 			  d->sites, d->implicit, d->chains, d->imbalances);
 	}
 	if (!r->nr_drivers)
-		strbuf_addstr(sb, "<tr><td colspan=\"9\" class=\"muted\">none</td></tr>");
+		strbuf_addstr(sb, "<tr><td colspan=\"10\" class=\"muted\">none</td></tr>");
 	strbuf_addstr(sb, "</tbody></table>");
 }
 

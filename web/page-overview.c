@@ -124,6 +124,11 @@ void html_overview_body(struct strbuf *sb, const struct report *r)
 	card(sb, t->chains ? "alert" : "", t->chains, "chains sleeping under the BKL", NULL);
 	card(sb, t->imbalances ? "alert" : "", t->imbalances, "imbalances", NULL);
 	strbuf_addstr(sb, "</div>");
+	html_addf(sb, "<p class=\"reach\">How the BKL reaches them: <b>%d</b> with an entry point "
+		  "of their own, <b>%d</b> following a parent's (a V4L2 driver's open through "
+		  "<code>v4l2_open()</code>: it leaves with its parent); <b>%d</b> more only possibly "
+		  "covered, through a call resolved by type alone, not counted.</p>",
+		  t->own, t->followers, t->possibly);
 
 	strbuf_addstr(sb, "<div class=\"row2\"><div class=\"panel\"><h3>Burn-down</h3>");
 	svg_burndown(sb, &r->bd);

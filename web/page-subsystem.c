@@ -17,10 +17,12 @@ void html_subsystem_body(struct strbuf *sb, const struct report *r)
 		strbuf_addstr(sb, "<span class=\"muted\">none listed</span>");
 	html_addf(sb, "</dd><dt>list</dt><dd>%s</dd>", t->list && *t->list ? t->list : "none listed");
 	html_addf(sb, "<dt>drivers</dt><dd>%d, %d still under the BKL</dd>"
+		  "<dt>reach</dt><dd>%d own entry points, %d following a parent, "
+		  "%d only possibly covered (not counted)</dd>"
 		  "<dt>sites</dt><dd>%d explicit (%d left), %d implicit entry points</dd>"
 		  "<dt>problems</dt><dd>%d chains, %d imbalances</dd></dl></div>",
-		  t->drivers_nr, t->remaining, t->sites, t->sites_left, t->implicit,
-		  t->chains, t->imbalances);
+		  t->drivers_nr, t->remaining, t->own, t->followers, t->possibly, t->sites,
+		  t->sites_left, t->implicit, t->chains, t->imbalances);
 	strbuf_addstr(sb, "<div class=\"panel\"><h3>Progress</h3>");
 	svg_status_bar(sb, t->status, 300);
 	svg_legend(sb);
