@@ -175,6 +175,22 @@ static int is_empty_open(const struct csrc *c, const struct cfunc *fn)
 	return 1;
 }
 
+struct gctx {
+	const struct audit *a;
+	const struct cfunc *fn;
+};
+
+/* A file-scope variable that is state (not a lock), not shadowed here. */
+static int state_global(void *data, const struct csrc *c, int i)
+{
+	const struct gctx *x = data;
+	int g = find_global(x->a, c, i);
+
+	if (g < 0 || shadowed(c, x->fn, i) || audit_sync_type(x->a->g[g].type))
+		return -1;
+	return g;
+}
+
 static void scan_function(struct audit *a, const struct csrc *c, const struct cfunc *fn,
 			  const char *file)
 {
@@ -205,6 +221,7 @@ static void scan_function(struct audit *a, const struct csrc *c, const struct cf
 				c->t[i].line);
 	}
 	f->empty = is_empty_open(c, fn);
+	audit_scan_writes(f, c, fn, state_global, &(struct gctx){ a, fn });
 }
 
 /* An if whose branch leaves the function: error handling, not initialization. */
@@ -462,6 +479,14 @@ void audit_release(struct audit *a)
 			free(a->f[i].calls[k]);
 		free(a->f[i].calls);
 		free(a->f[i].u);
+		for (k = 0; k < a->f[i].nr_w; k++) {
+			free(a->f[i].w[k].what);
+			free(a->f[i].w[k].lock);
+		}
+		free(a->f[i].w);
+		for (k = 0; k < a->f[i].nr_locked_calls; k++)
+			free(a->f[i].locked_calls[k]);
+		free(a->f[i].locked_calls);
 		free(a->f[i].name);
 		free(a->f[i].file);
 	}

@@ -21,6 +21,15 @@ struct ause {
 	int init;		/* assigned, or passed to an *init*() or memset() */
 };
 
+/* A write of state (campaign/writes.c), and what protects it. */
+enum { W_PLAIN, W_LOCKED, W_ATOMIC, W_OWN };
+struct awrite {
+	char *what;		/* "dev->users", "foo_count" */
+	char *lock;		/* W_LOCKED: the innermost lock held */
+	int line, kind;
+	int io;			/* a write to the hardware: outb(), writel(), ... */
+};
+
 struct afunc {
 	char *name, *file;
 	int line, lines;
@@ -30,6 +39,10 @@ struct afunc {
 	int nr_calls;
 	int is_entry, is_fop;	/* an entry point; read(), ioctl() and the like */
 	int empty;		/* open() that does nothing a lock could protect */
+	struct awrite *w;	/* the state it writes */
+	int nr_w;
+	char **locked_calls;	/* functions it calls with a lock held */
+	int nr_locked_calls;
 };
 
 struct afinding {		/* registered before initialized */
@@ -53,6 +66,12 @@ struct audit {
 int audit_analyze(struct campaign *c, const struct cdriver *d, const char *root, struct audit *a);
 void audit_release(struct audit *a);
 const struct afunc *audit_func(const struct audit *a, const char *name);
+
+/* Record f's writes (campaign/writes.c); is_global: a state variable's index, or -1. */
+void audit_scan_writes(struct afunc *f, const struct csrc *c, const struct cfunc *fn,
+		       int (*is_global)(void *, const struct csrc *, int), void *data);
+/* A file-scope variable of this type is a lock or atomic: no state to protect. */
+int audit_sync_type(const char *type);
 
 /* pick's ranking: the lower the easier; why says it in one line. */
 int audit_effort(const struct cdriver *d, const struct audit *a, struct strbuf *why);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include "campaign/record.h"
+#include "campaign/rules.h"
 #include "campaign/audit.h"
 #include "campaign/patch.h"
 #include "campaign/pushdown.h"
@@ -209,6 +210,21 @@ static void order(struct strbuf *sb, const struct audit *a)
 		strbuf_addstr(sb, "- nothing the file operations read is set after a registration\n");
 }
 
+static void decide(struct strbuf *sb, const struct cdriver *d, const struct audit *a)
+{
+	struct proposal p;
+
+	strbuf_addstr(sb, "\n### What the facts decide\n\n");
+	if (audit_propose(d, a, &p) >= 0)
+		strbuf_addf(sb, "Rule %s proposes: **%s**.  %s\n", p.rule, verdict_names[p.verdict],
+			    sb_str(&p.why));
+	else
+		strbuf_addstr(sb, "No rule decides.\n");
+	if (p.left.len)
+		strbuf_addf(sb, "\nLeft to check by reading the code: %s.\n", p.left.buf);
+	proposal_release(&p);
+}
+
 static void facts(struct strbuf *sb, struct campaign *c, const struct cdriver *d,
 		  const struct audit *a)
 {
@@ -239,6 +255,7 @@ static void facts(struct strbuf *sb, struct campaign *c, const struct cdriver *d
 	chains(sb, c, d);
 	state(sb, a);
 	order(sb, a);
+	decide(sb, d, a);
 }
 
 static const char checklist[] =
@@ -414,5 +431,127 @@ int record_verdict(const char *path, int *verdict, struct strbuf *why)
 out:
 	free(sec);
 	strbuf_release(&text);
+	return ret;
+}
+
+/*
+ * Put text after "## Verdict"'s empty "Verdict:" line (the rule's verdict),
+ * or after the verdict's last line (a confirmation); the rest is kept
+ * byte for byte.
+ */
+static int record_insert(const char *path, const char *text, int fill)
+{
+	struct strbuf old = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *sec, *at, *end;
+	int ret = -1;
+
+	if (strbuf_read_file(&old, path))
+		return error("no audit record '%s': run 'bkl audit-record' first", path);
+	sec = strstr(old.buf, "\n## Verdict\n");
+	end = sec ? strstr(sec + 12, "\n## ") : NULL;
+	if (!sec || !end) {
+		error("'%s' has no \"## Verdict\" section followed by another", path);
+		goto out;
+	}
+	at = fill ? strstr(sec, "\nVerdict:\n") : end;
+	if (fill && (!at || at > end)) {
+		error("'%s' has a verdict already", path);
+		goto out;
+	}
+	if (fill)
+		at += strlen("\nVerdict:");
+	while (!fill && at > sec && at[-1] == '\n')
+		at--;		/* after the verdict's last line, before blank lines */
+	strbuf_add(&sb, old.buf, at - old.buf);
+	strbuf_addstr(&sb, fill ? " " : "\n");
+	strbuf_addstr(&sb, text);
+	strbuf_addstr(&sb, at);
+	ret = replace_file(path, sb.buf, sb.len);
+out:
+	strbuf_release(&old);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int record_rule_verdict(const char *path, const struct proposal *p, const char *who,
+			const char *date)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&sb, "%s\n%s\nGiven by rule %s ('bkl audit-record --rules', run by %s, %.10s); "
+		    "not yet confirmed by a person reading the code.", verdict_names[p->verdict],
+		    p->why.buf, p->rule, who, date);
+	ret = record_insert(path, sb.buf, 1);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int record_confirm(const char *path, const char *who, const char *date, const char *note)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&sb, "Confirmed by %s, %.10s, reading the code%s%s", who, date,
+		    note && *note ? ": " : ".", note && *note ? note : "");
+	ret = record_insert(path, sb.buf, 0);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int record_confirmed(const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *sec;
+	int yes = 0;
+
+	if (strbuf_read_file(&text, path))
+		return 0;
+	sec = strstr(text.buf, "\n## Verdict\n");
+	if (sec) {
+		const char *end = strstr(sec + 12, "\n## ");
+		const char *c = strstr(sec, "\nConfirmed by ");
+
+		yes = c && (!end || c < end);
+	}
+	strbuf_release(&text);
+	return yes;
+}
+
+int record_propose(struct campaign *c, const struct cdriver *d, struct proposal *p)
+{
+	struct audit a;
+	int v;
+
+	if (audit_analyze(c, d, NULL, &a))
+		return -2;
+	v = audit_propose(d, &a, p);
+	audit_release(&a);
+	return v;
+}
+
+/*
+ * Done, without a separate step: the conversion is in the series (status
+ * tested, which bkl test --mark gives a converted driver whose boots all
+ * passed), and its record's verdict is confirmed by a person.
+ */
+int campaign_settle(struct campaign *c, const struct cdriver *d, const char *who)
+{
+	char *path = cdriver_record_path(c, d);
+	struct cstate st;
+	int ret = 0;
+
+	if (campaign_state(c, d->id, &st)) {
+		free(path);
+		return -1;
+	}
+	if (st.status == CS_TESTED && record_confirmed(path)) {
+		ret = campaign_record(c, d->id, "done", CS_DONE, st.holder, who,
+				      "converted in the series, verdict confirmed, bkl test passed");
+		if (!ret)
+			printf("'%s': done\n", d->id);
+	}
+	cstate_release(&st);
+	free(path);
 	return ret;
 }

@@ -25,4 +25,17 @@ int record_unticked(const char *path, struct strbuf *item);
  */
 int record_verdict(const char *path, int *verdict, struct strbuf *why);
 
+struct proposal;
+/* Write a rule's verdict into the record's empty "Verdict:"; -1 after error(). */
+int record_rule_verdict(const char *path, const struct proposal *p, const char *who,
+			const char *date);
+/* Add "Confirmed by WHO, DATE, reading the code: note" after the verdict. */
+int record_confirm(const char *path, const char *who, const char *date, const char *note);
+/* Does the record's verdict carry a person's confirmation? */
+int record_confirmed(const char *path);
+/* The rules' proposal for d (campaign/rules.c): its verdict, -1 none, -2 error. */
+int record_propose(struct campaign *c, const struct cdriver *d, struct proposal *p);
+/* Tested and confirmed: record the driver done (a log step).  -1 after error(). */
+int campaign_settle(struct campaign *c, const struct cdriver *d, const char *who);
+
 #endif

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What an audit's facts decide on their own.  A rule proposes a verdict
+ * only where the facts leave nothing to weigh, and says which facts; a
+ * person confirms it (bkl audit-record --confirm --by).  Where no rule
+ * decides, the proposal says what is left to check by reading the code.
+ *
+ *   empty-open   every entry point does nothing a lock could protect
+ *                (returns, or only calls nonseekable_open() and the
+ *                like), and nothing the file operations read is set
+ *                after a registration: "none"
+ *   protected    the entry points, and the driver's functions they call,
+ *                write no state without a protection of its own: each
+ *                write is under the driver's lock, atomic, or into this
+ *                open's file or an object it allocated (campaign/writes.c);
+ *                what they read is not set after the registration: "none".
+ *                The BKL serialized the entry points against each other
+ *                only, so that is all it protected
+ *   init-order   the device is registered before something the file
+ *                operations read is set: "init-order", to be confirmed
+ *                against the code (the race exists without the BKL too)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "campaign/rules.h"
+#include "lib/strbuf.h"
+
+struct wlist {
+	const struct awrite **w;
+	const char **lock;	/* the lock a caller held around the call, or NULL */
+	const char **file;
+	int nr;
+	int single_open;	/* an entry point lets one opener in at a time */
+};
+
+/*
+ * The state f and the driver's functions it calls write (into wl) and
+ * read (used); lock: held by a caller around the call to f.
+ */
+static void touched(const struct audit *a, const struct afunc *f, const char *lock, char *seen_f,
+		    char *used, struct wlist *wl)
+{
+	int k, j;
+
+	seen_f[f - a->f] = 1;
+	for (k = 0; k < f->nr_u; k++)	/* 1: read, 2: written */
+		used[f->u[k].g] |= f->u[k].write ? 2 : 1;
+	for (k = 0; k < f->nr_w; k++) {
+		wl->w = realloc(wl->w, (wl->nr + 1) * sizeof(*wl->w));
+		wl->lock = realloc(wl->lock, (wl->nr + 1) * sizeof(*wl->lock));
+		wl->file = realloc(wl->file, (wl->nr + 1) * sizeof(*wl->file));
+		wl->w[wl->nr] = &f->w[k];
+		wl->lock[wl->nr] = lock;
+		wl->file[wl->nr++] = f->file;
+	}
+	for (k = 0; k < f->nr_calls; k++) {
+		const struct afunc *callee = audit_func(a, f->calls[k]);
+		const char *held = lock;
+
+		if (!callee || seen_f[callee - a->f])
+			continue;
+		for (j = 0; !held && j < f->nr_locked_calls; j++)
+			if (!strcmp(f->locked_calls[j], f->calls[k]))
+				held = "a lock its caller holds";
+		touched(a, callee, held, seen_f, used, wl);
+	}
+}
+
+/*
+ * W_PLAIN writes under a caller's lock are locked writes; with a single
+ * opener (an entry point claims a bit atomically first), so are its
+ * hardware writes: no second open runs beside them.
+ */
+static int write_kind(const struct wlist *wl, int i)
+{
+	if (wl->w[i]->kind == W_PLAIN && wl->w[i]->io && wl->single_open)
+		return W_ATOMIC;
+	return wl->w[i]->kind == W_PLAIN && wl->lock[i] ? W_LOCKED : wl->w[i]->kind;
+}
+
+/* An entry point's first write is an atomic claim of a file-scope bit. */
+static int claims_single_open(const struct audit *a)
+{
+	int i, k;
+
+	for (i = 0; i < a->nr_f; i++) {
+		const struct afunc *f = &a->f[i];
+
+		if (!f->is_entry || !f->nr_w || f->w[0].kind != W_ATOMIC || f->w[0].io)
+			continue;
+		for (k = 0; k < f->nr_u; k++)
+			if (!strcmp(a->g[f->u[k].g].name, f->w[0].what))
+				return 1;
+	}
+	return 0;
+}
+
+static void entries(struct strbuf *sb, const struct audit *a)
+{
+	int i, n = 0;
+
+	for (i = 0; i < a->nr_f; i++)
+		if (a->f[i].is_entry)
+			strbuf_addf(sb, "%s`%s()` (%s:%d)", n++ ? ", " : "", a->f[i].name,
+				    a->f[i].file, a->f[i].line);
+}
+
+static void registrations(struct strbuf *sb, const struct audit *a)
+{
+	int i;
+
+	for (i = 0; i < a->nr_regs; i++)
+		strbuf_addf(sb, "%s%s", i ? "; " : "", a->regs[i]);
+}
+
+static int rule_init_order(const struct audit *a, struct proposal *p)
+{
+	const struct afinding *r = &a->rbi[0];
+
+	p->rule = "init-order";
+	p->verdict = V_INIT_ORDER;
+	strbuf_addf(&p->why, "%s() at %s:%d makes the device reachable before `%s` is %s "
+		    "(line %d), which the file operations read: an open() in between sees it "
+		    "unset, with or without the BKL.", r->reg_call, r->file, r->reg_line, r->var,
+		    r->how, r->init_line);
+	strbuf_addstr(&p->left, "whether the file operations can run in that window "
+		      "(the registration publishes the device node at once), and the fix: "
+		      "initialize first, register last");
+	return 0;
+}
+
+static int rule_empty(const struct cdriver *d, const struct audit *a, struct proposal *p)
+{
+	p->rule = "empty-open";
+	p->verdict = V_NONE;
+	entries(&p->why, a);
+	strbuf_addstr(&p->why, " do nothing a lock could protect: each only returns, or calls "
+		      "nonseekable_open()/stream_open()/simple_open(), which touch only the file.");
+	if (a->nr_regs) {
+		strbuf_addstr(&p->why, " Nothing the file operations read is set after the "
+			      "registration (");
+		registrations(&p->why, a);
+		strbuf_addstr(&p->why, ").");
+	}
+	strbuf_addstr(&p->why, " The BKL serialized nothing here.");
+	return 0;
+}
+
+/* "`x` under m (f.c:12), `y` atomically (f.c:14)" for the writes of kind. */
+static int list_writes(struct strbuf *sb, const struct wlist *wl, int kind, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < wl->nr; i++) {
+		const struct awrite *w = wl->w[i];
+
+		if (write_kind(wl, i) != kind)
+			continue;
+		if (n++ >= max)
+			continue;
+		strbuf_addf(sb, "%s`%s` (%s:%d)%s", n > 1 ? ", " : "", w->what, wl->file[i], w->line,
+			    w->io && w->kind == W_PLAIN && wl->single_open ? " with one opener" : "");
+		if (kind == W_LOCKED)
+			strbuf_addf(sb, " under `%s`", w->lock ? w->lock : wl->lock[i]);
+	}
+	if (n > max)
+		strbuf_addf(sb, " and %d more", n - max);
+	return n;
+}
+
+static void list_reads(struct strbuf *sb, const struct audit *a, const char *used)
+{
+	int g, n = 0;
+
+	for (g = 0; g < a->nr_g; g++)
+		if (used[g] == 1 && !audit_sync_type(a->g[g].type) && n++ < 8)
+			strbuf_addf(sb, "%s`%s`", n > 1 ? ", " : "", a->g[g].name);
+	if (n > 8)
+		strbuf_addf(sb, " and %d more", n - 8);
+}
+
+static int rule_protected(const struct audit *a, const struct wlist *wl, const char *used,
+			  struct proposal *p)
+{
+	struct strbuf r = STRBUF_INIT;
+
+	p->rule = "protected";
+	p->verdict = V_NONE;
+	strbuf_addstr(&p->why, "The BKL serialized ");
+	entries(&p->why, a);
+	strbuf_addstr(&p->why, " against each other, and nothing else.  What they (and the "
+		      "driver's functions they call) write is protected without it:");
+	if (list_writes(&r, wl, W_LOCKED, 8))
+		strbuf_addf(&p->why, " under the driver's own locks %s;", r.buf);
+	strbuf_reset(&r);
+	if (list_writes(&r, wl, W_ATOMIC, 8))
+		strbuf_addf(&p->why, " atomically %s;", r.buf);
+	strbuf_reset(&r);
+	if (list_writes(&r, wl, W_OWN, 8))
+		strbuf_addf(&p->why, " this open's own file or objects it allocated %s;", r.buf);
+	if (!wl->nr)
+		strbuf_addstr(&p->why, " they write no state;");
+	strbuf_reset(&r);
+	list_reads(&r, a, used);
+	if (r.len) {
+		strbuf_addf(&p->why, " they read %s, not set after the registration (", r.buf);
+		registrations(&p->why, a);
+		strbuf_addstr(&p->why, ");");
+	}
+	p->why.buf[p->why.len - 1] = '.';	/* the last clause's ';' */
+	strbuf_release(&r);
+	return 0;
+}
+
+/* No rule: the writes with no protection of their own, to read the code for. */
+static void undecided(const struct audit *a, const struct wlist *wl, struct proposal *p)
+{
+	p->rule = NULL;
+	p->verdict = -1;
+	if (list_writes(&p->left, wl, W_PLAIN, 6))
+		strbuf_addstr(&p->left, ", written by the entry points with no lock of the "
+			      "driver's held: what protects each besides the BKL (another "
+			      "lock, the device's refcount, a single opener)");
+	else if (!a->nr_regs)
+		strbuf_addstr(&p->left, "where the device is registered (no registration call "
+			      "in the driver's files): whether its open can run before the "
+			      "driver is initialized");
+	else
+		strbuf_addstr(&p->left, "the entry points, which no rule reads");
+}
+
+int audit_propose(const struct cdriver *d, const struct audit *a, struct proposal *p)
+{
+	char *seen_f = calloc(a->nr_f + 1, 1), *used = calloc(a->nr_g + 1, 1);
+	struct wlist wl = { 0 };
+	int i, g, nr_entry = 0, empty = 1, plain = 0, reads = 0;
+
+	memset(p, 0, sizeof(*p));
+	wl.single_open = claims_single_open(a);
+	for (i = 0; i < a->nr_f; i++) {
+		if (!a->f[i].is_entry)
+			continue;
+		nr_entry++;
+		empty &= a->f[i].empty;
+		touched(a, &a->f[i], NULL, seen_f, used, &wl);
+	}
+	for (i = 0; i < wl.nr; i++)
+		plain += write_kind(&wl, i) == W_PLAIN;
+	for (g = 0; g < a->nr_g; g++)
+		reads += used[g] == 1 && !audit_sync_type(a->g[g].type);
+	if (!nr_entry)
+		undecided(a, &wl, p);
+	else if (a->nr_rbi)
+		rule_init_order(a, p);
+	else if (empty)
+		rule_empty(d, a, p);
+	else if (!plain && (a->nr_regs || !reads))
+		rule_protected(a, &wl, used, p);
+	else
+		undecided(a, &wl, p);
+	free(seen_f);
+	free(used);
+	free(wl.w);
+	free(wl.lock);
+	free(wl.file);
+	return p->verdict;
+}
+
+void proposal_release(struct proposal *p)
+{
+	strbuf_release(&p->why);
+	strbuf_release(&p->left);
+}

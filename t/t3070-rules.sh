@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+test_description='what an audit'"'"'s facts decide: rules propose verdicts, a person confirms, done follows'
+. ./test-lib.sh
+. "$TEST_DIRECTORY/lib-campaign.sh"
+
+use_campaign_fixture "$PWD/fx"
+export BKL_CHECKPATCH=
+ANN='Ann Auditor <ann@example.org>'
+REC=$FX/repo/drivers-audit
+
+# locked: every write its open makes has a protection of its own (the
+# driver's mutex, an atomic bit, the file, an object it allocated).
+add_locked() {
+	fixture_file $FX/cache/linux/pristine/drivers/char/locked.c <<-'EOF' &&
+	// SPDX-License-Identifier: GPL-2.0
+	#include <linux/fs.h>
+	#include <linux/miscdevice.h>
+	#include <linux/mutex.h>
+
+	int test_and_set_bit(int nr, unsigned long *addr);
+
+	struct locked_priv {
+		int mode;
+	};
+
+	static DEFINE_MUTEX(locked_mutex);
+	static int locked_users;
+	static unsigned long locked_busy;
+
+	static int locked_open(struct inode *inode, struct file *file)
+	{
+		struct locked_priv *p;
+
+		if (test_and_set_bit(0, &locked_busy))
+			return -EBUSY;
+		p = kzalloc(sizeof(*p), GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		p->mode = 1;
+		mutex_lock(&locked_mutex);
+		locked_users++;
+		mutex_unlock(&locked_mutex);
+		file->private_data = p;
+		return 0;
+	}
+
+	static const struct file_operations locked_fops = {
+		.owner = THIS_MODULE,
+		.open = locked_open,
+	};
+
+	static struct miscdevice locked_dev = {
+		.minor = MISC_DYNAMIC_MINOR,
+		.name = "locked",
+		.fops = &locked_fops,
+	};
+
+	static int __init locked_init(void)
+	{
+		return misc_register(&locked_dev);
+	}
+	module_init(locked_init);
+	EOF
+	echo "obj-\$(CONFIG_LOCKED)		+= locked.o" >>$FX/cache/linux/pristine/drivers/char/Makefile
+}
+
+test_expect_success 'setup: the fixture and a driver whose writes are all protected' '
+	make_campaign_fixture "$FX" &&
+	add_locked &&
+	analyze_fixture "$FX" "$BKL_DB" &&
+	bkl audit-record locked empty race foo bar >out &&
+	grep "^locked: wrote drivers-audit/" out
+'
+
+test_expect_success 'protected: each write named with what protects it' '
+	R=$REC/char-and-misc-drivers/locked.md &&
+	grep "^Rule protected proposes: \*\*none\*\*\.  The BKL serialized .locked_open(). (drivers/char/locked.c:16) against each other, and nothing else\.  What they (and the driver.s functions they call) write is protected without it: under the driver.s own locks .locked_users. (drivers/char/locked.c:27) under .locked_mutex.; atomically .locked_busy. (drivers/char/locked.c:20); this open.s own file or objects it allocated .p->mode. (drivers/char/locked.c:25), .file->private_data. (drivers/char/locked.c:29)\.$" $R
+'
+
+test_expect_success 'empty-open, init-order, and what is left where no rule decides' '
+	grep "^Rule empty-open proposes: \*\*none\*\*\.  .empty_open(). (drivers/char/empty.c:5) do nothing a lock could protect" $REC/char-and-misc-drivers/empty.md &&
+	grep "^Rule init-order proposes: \*\*init-order\*\*\.  misc_register() at drivers/char/race.c:37 makes the device reachable before .race_size. is set here (line 40)" $REC/race-driver/race.md &&
+	grep "^No rule decides\.$" $REC/foo-driver/foo.md &&
+	grep "^Left to check by reading the code: .foo_count. (drivers/char/foo.c:20), written by the entry points with no lock of the driver.s held" $REC/foo-driver/foo.md &&
+	grep "^Left to check by reading the code: .bar_buf. (drivers/char/bar/bar-dev.c:10), .bar_users. (drivers/char/bar/bar-dev.c:14), written" $REC/bar-driver/bar.md
+'
+
+test_expect_success 'audit-record --rules writes the rule.s verdict, marked as the rule.s; audited' '
+	BKL_DATE=2024-05-02T10:00:00Z bkl audit-record --rules --by "$ANN" locked empty race foo >out &&
+	grep "^locked: rule protected gives verdict none$" out &&
+	grep "^empty: rule empty-open gives verdict none$" out &&
+	grep "^race: rule init-order gives verdict init-order$" out &&
+	grep "^foo: no rule decides; left to check: .foo_count." out &&
+	R=$REC/char-and-misc-drivers/locked.md &&
+	sed -n "/^## Verdict$/,/^## Notes$/p" $R >v &&
+	grep "^Verdict: none$" v &&
+	grep "^The BKL serialized .locked_open()." v &&
+	grep "^Given by rule protected (.bkl audit-record --rules., run by Ann Auditor <ann@example.org>, 2024-05-02); not yet confirmed by a person reading the code\.$" v &&
+	bkl status locked >st && grep "^status: *audited" st &&
+	bkl log locked | tail -1 | grep "audit .*Ann Auditor <ann@example.org>: verdict none, given by a rule$" &&
+	bkl status foo >st && grep "^status: *pushed-down\|^status: *unclaimed" st &&
+	cp $R locked.before &&
+	bkl audit-record --rules --by "$ANN" locked >out &&
+	test_cmp locked.before $R
+'
+
+test_expect_success 'audit-record --confirm: a person.s line; nothing to confirm is an error' '
+	test_must_fail bkl audit-record --confirm --by "$ANN" foo 2>err &&
+	grep "error: .foo. has no verdict to confirm" err &&
+	BKL_DATE=2024-05-03T10:00:00Z bkl audit-record --confirm --by "$ANN" --note "read locked_open()" locked >out &&
+	grep "^locked: verdict confirmed by Ann Auditor <ann@example.org>$" out &&
+	grep "^Confirmed by Ann Auditor <ann@example.org>, 2024-05-03, reading the code: read locked_open()$" \
+		$REC/char-and-misc-drivers/locked.md &&
+	bkl log locked | tail -1 | grep "confirm  *audited .*: verdict confirmed$" &&
+	bkl audit-record --confirm --by "$ANN" locked >out &&
+	grep "^locked: already confirmed$" out
+'
+
+test_expect_success 'a tested driver whose verdict is confirmed is done, without another step' '
+	BKL_DATE=2024-05-04T10:00:00Z bkl status empty --set tested --by "$ANN" --note "booted" &&
+	BKL_DATE=2024-05-04T11:00:00Z bkl audit-record --confirm --by "$ANN" empty >out &&
+	grep "^.empty.: done$" out &&
+	bkl status empty >st && grep "^status: *done" st &&
+	bkl status locked >st && grep "^status: *audited" st
+'
+
+test_done
