@@ -285,7 +285,9 @@ static void changelog(const struct campaign *c, const struct cdriver *d, int ver
 			    "and drop the lock.\n\n", order);
 	if (why && *why)
 		strbuf_addf(body, "Audit: %s\n\n", why);
-	strbuf_addf(body, "The audit record is %s.\n", rec + strlen(c->repo) + 1);
+	/* "path: ..." first on its line: checkpatch lets a long path be */
+	strbuf_addf(body, "%s: the audit record, with the facts this rests on.\n",
+		    rec + strlen(c->repo) + 1);
 	strbuf_release(&eps);
 	strbuf_release(&via);
 	free(rec);
@@ -330,12 +332,16 @@ static int check_dependents(struct campaign *c, const struct cdriver *d, int par
 	return ret;
 }
 
-/* The reviewer's checklist, every item ticked: the verdict rests on it. */
-static int checklist_done(const struct campaign *c, const struct cdriver *d)
+/*
+ * The reviewer's checklist, every item ticked: the verdict rests on it;
+ * or a rule's verdict (bkl audit-record --rules), which rests on the
+ * facts the rule names and says so in the changelog.
+ */
+static int checklist_done(const struct campaign *c, const struct cdriver *d, const char *why)
 {
 	char *path = cdriver_record_path(c, d);
 	struct strbuf item = STRBUF_INIT;
-	int r = record_unticked(path, &item);
+	int r = why && strstr(why, "Given by rule ") ? 0 : record_unticked(path, &item);
 
 	if (r > 0)
 		error("the audit record of '%s' (%s) has unticked checklist items, the first: \"%s\"",
@@ -362,7 +368,7 @@ int campaign_convert(struct campaign *c, const struct cdriver *d, int verdict,
 		error("'%s' is converted already (patches/%s)", d->id, p2);
 		goto out;
 	}
-	if (checklist_done(c, d))
+	if (checklist_done(c, d, why))
 		goto out;
 	if (verdict != V_MUTEX && check_dependents(c, d, partial))
 		goto out;

@@ -193,6 +193,8 @@ static struct awrite *add_write(struct afunc *f, const struct csrc *c, int from,
 
 	for (k = from; k < to; k++)
 		strbuf_add(&sb, c->text + c->t[k].off, c->t[k].len);
+	if (tok_is(c, to, "("))
+		strbuf_addstr(&sb, "()");
 	f->w = realloc(f->w, (f->nr_w + 1) * sizeof(*f->w));
 	w = &f->w[f->nr_w++];
 	w->what = sb.buf;
@@ -260,8 +262,8 @@ void audit_scan_writes(struct afunc *f, const struct csrc *c, const struct cfunc
 		if (tok_is(c, i + 1, "(") && !is_keyword(c, i)) {
 			track_lock(c, i, &h);
 			callee = tok_dup(c, i);
-			if (in(io_writes, callee, 0))
-				add_write(f, c, i, c->t[i + 1].match + 1, h.n ? W_LOCKED : W_PLAIN,
+			if (in(io_writes, callee, 0))	/* named "outb()", not its arguments */
+				add_write(f, c, i, i + 1, h.n ? W_LOCKED : W_PLAIN,
 					  h.n ? h.v[h.n - 1] : NULL)->io = 1;
 			free(callee);
 			if (h.n) {

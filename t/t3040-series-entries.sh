@@ -71,6 +71,14 @@ test_expect_success LINUX_SOURCE 'every file:line a push-down cites holds what i
 	tail -n 1 out | grep "^[0-9]* citations in [0-9]* push-downs, 0 wrong$"
 '
 
+test_expect_success LINUX_SOURCE 'every none conversion gives back its driver exactly as before the push-down' '
+	"$BKL_ROOT/scripts/check-conversions.sh" "$PATCHES" >out 2>&1 ||
+		{ cat out; exit 1; }
+	tail -n 1 out >last &&
+	n=$(grep -c "^drivers/.*/0002-.*-remove-the-BKL-from-" "$PATCHES/series") &&
+	grep "^$n none conversions, $n restore their driver exactly$" last
+'
+
 test_expect_success LINUX_SOURCE,PYTHON3 'every push-down puts smp_lock.h among the <...> includes, before local ones' '
 	"$BKL_ROOT/scripts/place-includes.py" --check "$PATCHES" >out 2>&1 ||
 		{ cat out; exit 1; }
