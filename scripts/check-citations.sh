@@ -8,7 +8,10 @@
 # holds what it names:
 #   registered by misc_register() at F:L   a call of misc_register (or
 #                                          of the name without its
-#                                          leading underscores)
+#                                          leading underscores) that
+#                                          names the table or the
+#                                          variable holding it, where a
+#                                          registration line in F does
 #   called by chrdev_call_open() at F:L    a call through ->open/->fasync,
 #                                          or of the entry point itself
 #   stored in cdev.ops at F:L              the member (ops) on the line
@@ -59,10 +62,24 @@ grep -v '^#\|^$' "$patches/series" | while read -r p; do
 			for my $i ($from .. $to) { next unless $ls->[$i - 1] =~ $re;
 				$best = $i if !defined $best || abs($i - $l) < abs($best - $l) }
 			return $best }
+		# The registration of this table, when the file says which: a line
+		# naming the table or a variable whose initializer holds it
+		# (wdt_miscdev = { .fops = &wdt_fops }); undef when no registration
+		# line names either (misc_register(&priv->misc)): any one then.
+		sub reg_obj_re { my ($ls, $name, $table) = @_; return undef if $table eq "";
+			my $text = join("", @$ls); my @names = ($table);
+			while ($text =~ /(\w+)\s*=\s*\{((?:[^{}]|\{[^{}]*\})*)\}/g) {
+				my ($v, $body) = ($1, $2);
+				push @names, $v if $body =~ /[&=\s]\Q$table\E\b/ }
+			my $re = join("|", map { quotemeta } @names);
+			my $reg = reg_re($name);
+			return (grep { /$reg/ && /\b(?:$re)\b/ } @$ls) ? qr/\b(?:$re)\b/ : undef }
 		sub place { my ($how, $what, $fn, $member, $table, $f, $l) = @_;
 			my @ls = lines_of($f); return undef unless @ls;
 			(my $name = $what) =~ s/^_+//;
-			return nearest(\@ls, $l, reg_re($name), 1, scalar @ls) if $how eq "registered by";
+			if ($how eq "registered by") {
+				my ($reg, $obj) = (reg_re($name), reg_obj_re(\@ls, $name, $table));
+				return nearest(\@ls, $l, defined $obj ? qr/(?=.*$obj)$reg/ : $reg, 1, scalar @ls) }
 			return nearest(\@ls, $l, store_re($what, $table), 1, scalar @ls) if $how eq "stored in";
 			my $best;	# called by: a call through ->member, inside a definition of $what
 			for my $i (1 .. scalar @ls) {
@@ -82,14 +99,15 @@ grep -v '^#\|^$' "$patches/series" | while read -r p; do
 				my ($how, $what, $f, $l) = ($1, $2, $3, $4);
 				my $line = line_of($f, $l);
 				my $name = $what; $name =~ s/^_+//;
+				my $obj = $how eq "registered by" ? reg_obj_re([lines_of($f)], $name, $table) : undef;
 				my $ok = defined $line && (
-					$how eq "registered by" ? $line =~ reg_re($name) :
+					$how eq "registered by" ? $line =~ reg_re($name) && (!defined $obj || $line =~ $obj) :
 					$how eq "called by" ? ($line =~ /->\s*\Q$member\E\s*\(/ || $line =~ /\b\Q$fn\E\s*\(/) :
 					$line =~ store_re($what, $table));
 				print "C\n";
 				next if $ok;
 				if ($ENV{FIX} && defined(my $to = place($how, $what, $fn, $member, $table, $f, $l))) {
-					$fixes{"$f:$l"} = "$f:$to";
+					$fixes{$fn}{"$f:$l"} = "$f:$to";
 					print "patches/$patch: $how $what at $f:$l: now $f:$to\n";
 					next;
 				}
@@ -98,13 +116,15 @@ grep -v '^#\|^$' "$patches/series" | while read -r p; do
 				print "W\npatches/$patch: $how $what at $f:$l: the line holds: \"$line\"\n";
 			}
 		}
-		if (%fixes) {	# in the Entry points section only
+		if (%fixes) {	# in the Entry points section only, each in the lines of its entry
 			open(my $in, "<", $ENV{PATCHFILE}) or die; my @all = <$in>; close($in);
-			my $on = 0;
+			my ($on, $fn) = (0, "");
 			for (@all) {
 				$on = 1 if /^Entry points:/; $on = 0 if /^Signed-off-by:/;
 				next unless $on;
-				for my $k (keys %fixes) { s/(?<![\w\/.])\Q$k\E(?!\d)/$fixes{$k}/g }
+				$fn = $1 if /^\s*(\w+)\(\) in /;
+				my $fx = $fixes{$fn} or next;
+				for my $k (keys %$fx) { s/(?<![\w\/.])\Q$k\E(?!\d)/$fx->{$k}/g }
 			}
 			open(my $out, ">", $ENV{PATCHFILE}) or die; print $out @all; close($out);
 		}' "$p"
