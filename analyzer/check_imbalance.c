@@ -6,7 +6,9 @@
  *    other paths balance: n_tty's opost() of 2008, which plain sparse
  *    reports only as "context imbalance in 'opost' - wrong count at exit".
  *    A function whose every path takes the lock is a lock helper, not a
- *    leak.
+ *    leak, unless the path also released some of it: taken twice and
+ *    released once (the BKL nests), the unlock says the author meant to
+ *    balance.
  *  - unlock-unheld: an unlock reached on a path where this function did
  *    not take the BKL and no kernel_locked() test (nor a __releases or
  *    __must_hold annotation) established it: ext3's fill_super, which
@@ -43,9 +45,7 @@ void check_imbalance(struct tu *tu, struct fn_summary *s)
 			    "unlock-unheld");
 	for (i = 0; i < s->nr_exits; i++)
 		balanced |= s->exits[i].delta == 0;
-	if (!balanced)
-		return;
 	for (i = 0; i < s->nr_exits; i++)
-		if (s->exits[i].delta > 0)
+		if (s->exits[i].delta > 0 && (balanced || s->exits[i].partial))
 			add(tu, s, s->sym->pos, s->exits[i].line, "return-held");
 }

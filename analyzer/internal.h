@@ -227,6 +227,7 @@ struct call_info {
 struct exit_info {
 	int line;
 	int delta;			/* depth at exit - expected (annotations) */
+	int partial;			/* on a path that released it partly (nested) */
 };
 
 struct fn_summary {
