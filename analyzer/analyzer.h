@@ -7,7 +7,9 @@
  * audit, check).  It reads C with libsparse, as a sparse tool does
  * (sparse_initialize(), then sparse() per file), and records into the
  * SQLite DB (db/schema/0002-analyzer.sql, db/README.md):
- *  - per file: lock/unlock sites, imbalances (return-held, unlock-unheld),
+ *  - per file: lock/unlock sites, imbalances (return-held, unlock-unheld;
+ *    those that depend on how a function is entered, and return-released,
+ *    are settled by the global pass),
  *    functions, call edges with whether the BKL may be held at each,
  *    function-pointer stores and table registrations;
  *  - after the global pass: implicit sites (functions the BKL covers

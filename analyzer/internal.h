@@ -172,6 +172,9 @@ struct fact_reg {
 
 struct fact_row {			/* sites and imbalances */
 	const char *file, *function, *kind, *callee;
+	/* imbalances that stand only if the function is entered with the
+	   lock held ("held") or not ("unheld"); NULL: either way */
+	const char *entry;
 	int line;
 };
 
@@ -221,8 +224,11 @@ struct call_info {
 	struct instruction *insn;
 	const struct prim_rule *prim;	/* lock/unlock/locked/sleep/wait rule */
 	int held;			/* enum held mask */
-	int unheld_unlock;		/* an unlock reached without the BKL */
+	int unheld_unlock;		/* an unlock reached without the BKL: UNHELD_* */
 };
+
+/* unless the function is entered with the lock held; whatever its entry */
+enum { UNHELD_ENTRY = 1, UNHELD_SURE = 2 };
 
 struct exit_info {
 	int line;

@@ -47,9 +47,12 @@ static const char *const copy_sql[] = {
 	"INSERT INTO main.sites (file_id, file, line, function, kind, callee, lock) "
 	"SELECT i.new, s.file, s.line, s.function, s.kind, s.callee, s.lock FROM shard.sites s "
 	"JOIN temp.bkl_idmap i ON i.old = s.file_id WHERE s.kind != 'implicit'",
-	"INSERT INTO main.imbalances (file_id, file, line, function, kind, lock) "
-	"SELECT i.new, b.file, b.line, b.function, b.kind, b.lock FROM shard.imbalances b "
-	"JOIN temp.bkl_idmap i ON i.old = b.file_id",
+	"INSERT INTO main.imbalances (file_id, file, line, function, kind, lock, entry) "
+	"SELECT i.new, b.file, b.line, b.function, b.kind, b.lock, b.entry "
+	"FROM shard.imbalances b JOIN temp.bkl_idmap i ON i.old = b.file_id",
+	"INSERT INTO main.entry_imbalances (file_id, file, line, function, kind, entry, lock) "
+	"SELECT i.new, b.file, b.line, b.function, b.kind, b.entry, b.lock "
+	"FROM shard.entry_imbalances b JOIN temp.bkl_idmap i ON i.old = b.file_id",
 	"DROP TABLE temp.bkl_idmap",
 	"INSERT OR REPLACE INTO main.meta (key, value) VALUES ('analyzer.resolved', '0')",
 	/* the profiles the shard was analyzed with, for the global pass */

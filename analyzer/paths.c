@@ -470,6 +470,18 @@ static void phisrc(struct walker *w, struct instruction *insn, struct pstate *st
 	}
 }
 
+/*
+ * An unlock without the lock: only because nothing says the caller holds
+ * it (held if the function is entered with it), or whatever the caller
+ * holds (dropped, a kernel_locked() that said no, released below entry).
+ */
+static int unheld_why(const struct pstate *st)
+{
+	if (!st->dropped && !st->e_zero && !st->e_lo && !st->depth)
+		return UNHELD_ENTRY;
+	return UNHELD_SURE;
+}
+
 static void call(struct walker *w, struct call_info *ci, struct pstate *st)
 {
 	struct instruction *insn = ci->insn;
@@ -484,7 +496,7 @@ static void call(struct walker *w, struct call_info *ci, struct pstate *st)
 		break;
 	case PRIM_UNLOCK:
 		if (st->dropped || (!st->over && st->e_lo + st->depth < 1))
-			ci->unheld_unlock = 1;
+			ci->unheld_unlock |= unheld_why(st);
 		change_depth(w, st, -1);
 		break;
 	case PRIM_DROP:

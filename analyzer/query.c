@@ -169,6 +169,8 @@ int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 			printf("%s:%d: warning: ", text(st, 0), sqlite3_column_int(st, 1));
 			if (!strcmp(kind, "return-held"))
 				printf("return with %s held", name);
+			else if (!strcmp(kind, "return-released"))
+				printf("return with %s released", name);
 			else
 				printf("%s() without %s held", unlock, name);
 			printf(" in '%s' (%s)\n", text(st, 2), kind);

@@ -271,6 +271,44 @@ static int store_rows(sqlite3 *db, sqlite3_int64 id, const struct fact_row *rows
 	return ret;
 }
 
+static int insert_imbalance(sqlite3_stmt *st, sqlite3_int64 id, const struct fact_row *r)
+{
+	return db_bind_int(st, "@id", id) || db_bind_text(st, "@file", r->file) ||
+	       db_bind_int(st, "@line", r->line) || db_bind_text(st, "@function", r->function) ||
+	       db_bind_text(st, "@kind", r->kind) || bind_opt(st, "@entry", r->entry) ||
+	       db_step_done(st);
+}
+
+/*
+ * Imbalances that depend on the function's entry go to entry_imbalances,
+ * for the global pass; until it runs, the 'unheld' ones stand in
+ * imbalances too (entry set: the global pass replaces them).
+ */
+static int store_imbalances(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
+{
+	sqlite3_stmt *imb = db_prepare(db, "INSERT INTO imbalances (file_id, file, line, "
+				       "function, kind, lock, entry) VALUES (@id, @file, @line, "
+				       "@function, @kind, (SELECT lock FROM files WHERE id = @id), "
+				       "@entry)");
+	sqlite3_stmt *ent = db_prepare(db, "INSERT INTO entry_imbalances (file_id, file, line, "
+				       "function, kind, entry, lock) VALUES (@id, @file, @line, "
+				       "@function, @kind, @entry, "
+				       "(SELECT lock FROM files WHERE id = @id))");
+	int i, ret = imb && ent ? 0 : -1;
+
+	for (i = 0; i < tu->nr_imbs && !ret; i++) {
+		const struct fact_row *r = &tu->imbs[i];
+
+		if (!r->entry || !strcmp(r->entry, "unheld"))
+			ret = insert_imbalance(imb, id, r);
+		if (!ret && r->entry)
+			ret = insert_imbalance(ent, id, r);
+	}
+	sqlite3_finalize(imb);
+	sqlite3_finalize(ent);
+	return ret;
+}
+
 int store_tu(sqlite3 *db, const struct file_info *fi, const struct tu *tu)
 {
 	sqlite3_int64 id;
@@ -284,10 +322,7 @@ int store_tu(sqlite3 *db, const struct file_info *fi, const struct tu *tu)
 		       "INSERT INTO sites (file_id, file, line, function, kind, callee, lock) "
 		       "VALUES (@id, @file, @line, @function, @kind, @callee, "
 		       "(SELECT lock FROM files WHERE id = @id))") ||
-	    store_rows(db, id, tu->imbs, tu->nr_imbs,
-		       "INSERT INTO imbalances (file_id, file, line, function, kind, lock) "
-		       "VALUES (@id, @file, @line, @function, @kind, "
-		       "(SELECT lock FROM files WHERE id = @id))") ||
+	    store_imbalances(db, id, tu) ||
 	    mark_unresolved(db)) {
 		db_rollback(db);
 		return error("cannot store the facts of '%s'", fi->path);
