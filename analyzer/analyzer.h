@@ -43,6 +43,7 @@ struct analyzer_opts {
 
 struct analyzer_stats {
 	int files, ok, failed;		/* failed: missing, unreadable or sparse errors */
+	int partial;			/* of ok: sparse dropped code (files.partial) */
 	int sites, imbalances, unresolved;	/* in the DB, for the run's lock */
 };
 
@@ -56,7 +57,10 @@ struct analyzer_stats {
  * its headers (file_headers, stamped in headers), then the facts.  A file
  * sparse reports errors for is recorded with status 'error' and its first
  * error, without facts (errors about pointer address spaces alone do not
- * count); a missing or unreadable file is reported and left alone in the
+ * count; but sparse drops the expressions they are in: the file is then
+ * partial, files.partial its first such message, and functions.partial
+ * marks where; so do a few warnings that drop code, analyzer/diag.c);
+ * a missing or unreadable file is reported and left alone in the
  * DB.  Unless o->quiet, each failed file gets one "warning:" line on
  * stderr.
  *

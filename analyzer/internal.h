@@ -128,6 +128,7 @@ enum call_kind { CALL_DIRECT, CALL_MEMBER, CALL_POINTER };
 struct fact_fn {
 	const char *name, *file;
 	int line, is_static, is_inline, coarse;
+	int partial;			/* sparse dropped some of its code (diag.c) */
 };
 
 struct fact_call {
@@ -203,8 +204,15 @@ struct tu {
 	struct fact_row *imbs;
 	int nr_imbs, alloc_imbs;
 	int unresolved;			/* calls through pointers that are not struct members */
+	const char *partial;		/* sparse's first message that dropped code, or NULL */
 	const struct primitives *prims;
 };
+
+/* ---- diag.c: sparse's messages for the file (its stderr, out) ---- */
+/* tu->partial and the functions that lost code to them */
+void diag_partial(struct tu *tu, struct symbol_list *list, const char *out);
+/* 1 if the file stored for path and lock is partial (a warning unless quiet) */
+int diag_said(sqlite3 *db, const char *path, const char *lock, int quiet);
 
 /* ---- ast.c: before linearizing a function ---- */
 struct ast_info {

@@ -15,8 +15,9 @@
 
 static const char *const copy_sql[] = {
 	"DELETE FROM main.files WHERE (path, lock) IN (SELECT path, lock FROM shard.files)",
-	"INSERT INTO main.files (path, lock, hash, flags, status, error, unresolved, analyzed_at) "
-	"SELECT path, lock, hash, flags, status, error, unresolved, analyzed_at FROM shard.files",
+	"INSERT INTO main.files (path, lock, hash, flags, status, error, partial, unresolved, "
+	"analyzed_at) SELECT path, lock, hash, flags, status, error, partial, unresolved, "
+	"analyzed_at FROM shard.files",
 	"DROP TABLE IF EXISTS temp.bkl_idmap",
 	"CREATE TEMP TABLE bkl_idmap AS SELECT s.id AS old, m.id AS new "
 	"FROM shard.files s JOIN main.files m ON m.path = s.path AND m.lock = s.lock",
@@ -28,9 +29,9 @@ static const char *const copy_sql[] = {
 	"JOIN temp.bkl_idmap i ON i.old = fh.file_id "
 	"JOIN shard.headers sh ON sh.id = fh.header_id "
 	"JOIN main.headers mh ON mh.path = sh.path AND mh.hash = sh.hash",
-	"INSERT INTO main.functions (file_id, name, file, line, static, inline, coarse) "
-	"SELECT i.new, f.name, f.file, f.line, f.static, f.inline, f.coarse FROM shard.functions f "
-	"JOIN temp.bkl_idmap i ON i.old = f.file_id",
+	"INSERT INTO main.functions (file_id, name, file, line, static, inline, coarse, partial) "
+	"SELECT i.new, f.name, f.file, f.line, f.static, f.inline, f.coarse, f.partial "
+	"FROM shard.functions f JOIN temp.bkl_idmap i ON i.old = f.file_id",
 	"INSERT INTO main.calls (file_id, caller, line, kind, callee, callee_static, struct, "
 	"member, held, gfp, tbl, tbl_static, guard, args) SELECT i.new, c.caller, c.line, c.kind, "
 	"c.callee, c.callee_static, c.struct, c.member, c.held, c.gfp, c.tbl, c.tbl_static, "
