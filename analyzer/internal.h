@@ -226,6 +226,9 @@ void ast_initializer(struct tu *tu, struct symbol *var, const char *function);
 /* struct tag of a member-call's fntype (insn->fntypes' first), or NULL. */
 const char *ast_member_struct(struct symbol *member);
 void ast_reset(void);
+/* The line of the return statement a path leaves by, at ret from bb. */
+int ast_ret_line(struct ast_info *ai, struct basic_block *bb, struct instruction *from,
+		 struct instruction *ret);
 
 /* ---- paths.c: the path-sensitive walk of one function ---- */
 struct call_info {

@@ -24,8 +24,9 @@
  * unheld, nor a return with a negative depth balanced or not (exits
  * unknown are not recorded).  A path remembers an unlock that left the
  * lock still held (a partial release, until the depth is back to 0):
- * lock twice, unlock once is a leak, not a lock helper.  A function whose paths exceed a budget is walked again with
- * the conditions forgotten (the summary says so: coarse).
+ * lock twice, unlock once is a leak, not a lock helper.  A function
+ * whose paths exceed a budget is walked again with the conditions
+ * forgotten (the summary says so: coarse).
  */
 #include <stdint.h>
 #include <string.h>
@@ -356,49 +357,6 @@ static void branch(struct walker *w, struct instruction *insn, const struct psta
 	}
 }
 
-static int in_ret_lines(struct ast_info *ai, int line)
-{
-	int i;
-
-	for (i = 0; i < ai->nr_ret; i++)
-		if (ai->ret_lines[i] == line)
-			return 1;
-	return 0;
-}
-
-static int block_has_code(struct basic_block *bb)
-{
-	struct instruction *insn;
-
-	FOR_EACH_PTR(bb->insns, insn) {
-		if (insn->bb && insn->opcode != OP_PHI && insn->opcode != OP_RET)
-			return 1;
-	} END_FOR_EACH_PTR(insn);
-	return 0;
-}
-
-/* The line of the return statement a path leaves by (see README). */
-static int ret_line(struct walker *w, struct basic_block *bb, struct instruction *from,
-		    struct instruction *ret)
-{
-	struct ast_info *ai = w->ai;
-	int i, best = 0;
-
-	if (from && from->opcode == OP_BR && in_ret_lines(ai, from->pos.line))
-		return from->pos.line;
-	if (from && from->opcode != OP_BR && !block_has_code(bb)) {
-		for (i = 0; i < ai->nr_ret; i++)
-			if (ai->ret_lines[i] >= (int)from->pos.line &&
-			    (!best || ai->ret_lines[i] < best))
-				best = ai->ret_lines[i];
-		if (best)
-			return best;
-	}
-	if (in_ret_lines(ai, ret->pos.line) || !from)
-		return ret->pos.line;
-	return from->pos.line;
-}
-
 /*
  * A path leaves at line with st.  Over the cap, the real depth is above
  * the one kept: a leak when the kept one is balanced or more, unknown
@@ -578,7 +536,7 @@ static void walk_block(struct walker *w, struct work *wk)
 			} END_FOR_EACH_PTR(child);
 			return;
 		case OP_RET:
-			add_exit(w, ret_line(w, wk->bb, wk->from, insn), &st);
+			add_exit(w, ast_ret_line(w->ai, wk->bb, wk->from, insn), &st);
 			return;
 		case OP_UNREACH:
 			return;
