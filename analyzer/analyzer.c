@@ -132,6 +132,17 @@ static int errors_tolerable(struct run *r)
 	return ok;
 }
 
+/* Did sparse drop code it said it could not handle?  (diag.c) */
+static void said_partial(struct run *r, struct tu *tu, struct symbol_list *list)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	fflush(stderr);
+	read_tmp(r->errf, &out);
+	diag_partial(tu, list, out.buf);
+	strbuf_release(&out);
+}
+
 /*
  * The BKL primitives must stay calls: in the BKL series kernel_locked() is
  * a static inline, and inlined, its result would be an anonymous compare
@@ -233,6 +244,7 @@ static int analyze_one(struct run *r, sqlite3 *db, const char *file, const char 
 	} END_FOR_EACH_PTR(sym);
 	if (has_error && !errors_tolerable(r))
 		return EXIT_SPARSE_ERROR;
+	said_partial(r, &tu, list);
 	facts_store_registrations(&tu);
 	objects_resolve(&tu);
 	for (i = 0; i < r->nr_global; i++)
@@ -434,7 +446,7 @@ static void count(sqlite3 *db, const char *sql, const char *lock, int *out)
  * and the profiles' rules.  bkl audit analyzes a file again when its key
  * differs, as it does when the file or its flags change.
  */
-#define ANALYZER_FACTS_REV	2
+#define ANALYZER_FACTS_REV	3
 
 const char *analyzer_facts_key(void)
 {
@@ -549,10 +561,12 @@ int analyzer_run(sqlite3 *db, int argc, char **argv, const struct analyzer_opts 
 			ret = -1;
 			goto out;
 		}
-		if (rc)
+		if (rc) {
 			stats->failed++;
-		else
+		} else {
 			stats->ok++;
+			stats->partial += diag_said(db, file, r.prims.lock, o->quiet);
+		}
 	} END_FOR_EACH_PTR(file);
 	ret = stats->failed;
 	count(db, "SELECT count(*) FROM sites WHERE kind != 'implicit' AND lock = @lock",

@@ -7,7 +7,9 @@
  * audit, check).  It reads C with libsparse, as a sparse tool does
  * (sparse_initialize(), then sparse() per file), and records into the
  * SQLite DB (db/schema/0002-analyzer.sql, db/README.md):
- *  - per file: lock/unlock sites, imbalances (return-held, unlock-unheld),
+ *  - per file: lock/unlock sites, imbalances (return-held, unlock-unheld;
+ *    those that depend on how a function is entered, and return-released,
+ *    are settled by the global pass),
  *    functions, call edges with whether the BKL may be held at each,
  *    function-pointer stores and table registrations;
  *  - after the global pass: implicit sites (functions the BKL covers
@@ -41,6 +43,7 @@ struct analyzer_opts {
 
 struct analyzer_stats {
 	int files, ok, failed;		/* failed: missing, unreadable or sparse errors */
+	int partial;			/* of ok: sparse dropped code (files.partial) */
 	int sites, imbalances, unresolved;	/* in the DB, for the run's lock */
 };
 
@@ -54,7 +57,10 @@ struct analyzer_stats {
  * its headers (file_headers, stamped in headers), then the facts.  A file
  * sparse reports errors for is recorded with status 'error' and its first
  * error, without facts (errors about pointer address spaces alone do not
- * count); a missing or unreadable file is reported and left alone in the
+ * count; but sparse drops the expressions they are in: the file is then
+ * partial, files.partial its first such message, and functions.partial
+ * marks where; so do a few warnings that drop code, analyzer/diag.c);
+ * a missing or unreadable file is reported and left alone in the
  * DB.  Unless o->quiet, each failed file gets one "warning:" line on
  * stderr.
  *

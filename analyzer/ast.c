@@ -11,7 +11,8 @@
  *    keeps as its first fntype, to the struct's tag;
  *  - function-pointer stores: `x->ops.open = f;`, `m.fops = &t;`, and
  *    the same inside initializers of tables (designated, nested, arrays);
- *  - the lines of the function's own return statements.
+ *  - the lines of the function's own return statements, and which of
+ *    them a path of the IR leaves by (ast_ret_line(), for paths.c).
  */
 #include <string.h>
 #include "analyzer/internal.h"
@@ -494,4 +495,50 @@ void ast_prepare(struct tu *tu, struct symbol *fn, struct ast_info *ai)
 	ai->nr_ret = 0;
 	if (type && type->type == SYM_FN)
 		walk_stmt(&w, type->stmt);
+}
+
+static int in_ret_lines(struct ast_info *ai, int line)
+{
+	int i;
+
+	for (i = 0; i < ai->nr_ret; i++)
+		if (ai->ret_lines[i] == line)
+			return 1;
+	return 0;
+}
+
+static int block_has_code(struct basic_block *bb)
+{
+	struct instruction *insn;
+
+	FOR_EACH_PTR(bb->insns, insn) {
+		if (insn->bb && insn->opcode != OP_PHI && insn->opcode != OP_RET)
+			return 1;
+	} END_FOR_EACH_PTR(insn);
+	return 0;
+}
+
+/*
+ * The line of the return statement a path leaves by (see README): the
+ * IR's return block is shared; the branch that led to it, or the first
+ * return statement after it, tells which one it was.
+ */
+int ast_ret_line(struct ast_info *ai, struct basic_block *bb, struct instruction *from,
+		 struct instruction *ret)
+{
+	int i, best = 0;
+
+	if (from && from->opcode == OP_BR && in_ret_lines(ai, from->pos.line))
+		return from->pos.line;
+	if (from && from->opcode != OP_BR && !block_has_code(bb)) {
+		for (i = 0; i < ai->nr_ret; i++)
+			if (ai->ret_lines[i] >= (int)from->pos.line &&
+			    (!best || ai->ret_lines[i] < best))
+				best = ai->ret_lines[i];
+		if (best)
+			return best;
+	}
+	if (in_ret_lines(ai, ret->pos.line) || !from)
+		return ret->pos.line;
+	return from->pos.line;
 }

@@ -6,16 +6,24 @@
  *    other paths balance: n_tty's opost() of 2008, which plain sparse
  *    reports only as "context imbalance in 'opost' - wrong count at exit".
  *    A function whose every path takes the lock is a lock helper, not a
- *    leak.
+ *    leak, unless the path also released some of it: taken twice and
+ *    released once (the BKL nests), the unlock says the author meant to
+ *    balance.
  *  - unlock-unheld: an unlock reached on a path where this function did
  *    not take the BKL and no kernel_locked() test (nor a __releases or
  *    __must_hold annotation) established it: ext3's fill_super, which
- *    released a lock its caller no longer held.
+ *    released a lock its caller no longer held.  When only the caller
+ *    could have held it, the row depends on the callers (entry "unheld"):
+ *    a static helper that every caller calls with the lock held may drop
+ *    it (resolve.c decides, over the whole call graph).
+ *  - return-released: entered with the lock held, a return on a path that
+ *    released it while other paths balance: an error path that forgets to
+ *    take it back.  Only known once the callers are (entry "held").
  */
 #include "analyzer/internal.h"
 
 static void add(struct tu *tu, struct fn_summary *s, struct position pos, int line,
-		const char *kind)
+		const char *kind, const char *entry)
 {
 	struct fact_row *r;
 	int i;
@@ -29,6 +37,20 @@ static void add(struct tu *tu, struct fn_summary *s, struct position pos, int li
 	r->line = line;
 	r->function = s->name;
 	r->kind = kind;
+	r->entry = entry;
+}
+
+static void check_unlocks(struct tu *tu, struct fn_summary *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_calls; i++) {
+		int why = s->calls[i].unheld_unlock;
+
+		if (why)
+			add(tu, s, s->calls[i].insn->pos, s->calls[i].insn->pos.line,
+			    "unlock-unheld", why & UNHELD_SURE ? NULL : "unheld");
+	}
 }
 
 void check_imbalance(struct tu *tu, struct fn_summary *s)
@@ -37,15 +59,15 @@ void check_imbalance(struct tu *tu, struct fn_summary *s)
 
 	if (s->is_inline && s->sym->pos.stream != tu->main_stream)
 		return;
-	for (i = 0; i < s->nr_calls; i++)
-		if (s->calls[i].unheld_unlock)
-			add(tu, s, s->calls[i].insn->pos, s->calls[i].insn->pos.line,
-			    "unlock-unheld");
+	check_unlocks(tu, s);
 	for (i = 0; i < s->nr_exits; i++)
 		balanced |= s->exits[i].delta == 0;
-	if (!balanced)
-		return;
-	for (i = 0; i < s->nr_exits; i++)
-		if (s->exits[i].delta > 0)
-			add(tu, s, s->sym->pos, s->exits[i].line, "return-held");
+	for (i = 0; i < s->nr_exits; i++) {
+		const struct exit_info *e = &s->exits[i];
+
+		if (e->delta > 0 && (balanced || e->partial))
+			add(tu, s, s->sym->pos, e->line, "return-held", NULL);
+		else if (e->delta < 0 && balanced)
+			add(tu, s, s->sym->pos, e->line, "return-released", "held");
+	}
 }

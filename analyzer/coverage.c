@@ -91,8 +91,7 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 	}
 }
 
-/* 1 for each function some struct member holds (a table's, or assigned). */
-static char *stored_functions(struct graph *g)
+char *graph_stored_functions(struct graph *g)
 {
 	char *stored = xrealloc_arr(NULL, g->nr_fns + 1, 1);
 	int i, n;
@@ -121,7 +120,7 @@ void graph_coverage(struct graph *g)
 	int *queue = xrealloc_arr(NULL, g->nr_fns + 1, sizeof(int));
 	int head = 0, tail = 0, j;
 
-	char *stored = stored_functions(g);
+	char *stored = graph_stored_functions(g);
 	int pass;
 
 	/*

@@ -123,6 +123,10 @@ int graph_held_context(const struct graph *g, int node);
 /* coverage.c: implicit coverage, computed and written */
 void graph_coverage(struct graph *g);
 int graph_store_coverage(sqlite3 *db, struct graph *g);
+/* 1 for each function some struct member holds (a table's, or assigned); free() it */
+char *graph_stored_functions(struct graph *g);
+/* entry.c: the imbalances that depend on how functions are entered */
+int graph_store_entry_imbalances(sqlite3 *db, struct graph *g);
 /* chains.c: compute and insert the chains (inside resolve's transaction) */
 int chains_store(sqlite3 *db, struct graph *g, int *nr_chains);
 

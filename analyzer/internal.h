@@ -128,6 +128,7 @@ enum call_kind { CALL_DIRECT, CALL_MEMBER, CALL_POINTER };
 struct fact_fn {
 	const char *name, *file;
 	int line, is_static, is_inline, coarse;
+	int partial;			/* sparse dropped some of its code (diag.c) */
 };
 
 struct fact_call {
@@ -172,6 +173,9 @@ struct fact_reg {
 
 struct fact_row {			/* sites and imbalances */
 	const char *file, *function, *kind, *callee;
+	/* imbalances that stand only if the function is entered with the
+	   lock held ("held") or not ("unheld"); NULL: either way */
+	const char *entry;
 	int line;
 };
 
@@ -200,8 +204,15 @@ struct tu {
 	struct fact_row *imbs;
 	int nr_imbs, alloc_imbs;
 	int unresolved;			/* calls through pointers that are not struct members */
+	const char *partial;		/* sparse's first message that dropped code, or NULL */
 	const struct primitives *prims;
 };
+
+/* ---- diag.c: sparse's messages for the file (its stderr, out) ---- */
+/* tu->partial and the functions that lost code to them */
+void diag_partial(struct tu *tu, struct symbol_list *list, const char *out);
+/* 1 if the file stored for path and lock is partial (a warning unless quiet) */
+int diag_said(sqlite3 *db, const char *path, const char *lock, int quiet);
 
 /* ---- ast.c: before linearizing a function ---- */
 struct ast_info {
@@ -215,18 +226,25 @@ void ast_initializer(struct tu *tu, struct symbol *var, const char *function);
 /* struct tag of a member-call's fntype (insn->fntypes' first), or NULL. */
 const char *ast_member_struct(struct symbol *member);
 void ast_reset(void);
+/* The line of the return statement a path leaves by, at ret from bb. */
+int ast_ret_line(struct ast_info *ai, struct basic_block *bb, struct instruction *from,
+		 struct instruction *ret);
 
 /* ---- paths.c: the path-sensitive walk of one function ---- */
 struct call_info {
 	struct instruction *insn;
 	const struct prim_rule *prim;	/* lock/unlock/locked/sleep/wait rule */
 	int held;			/* enum held mask */
-	int unheld_unlock;		/* an unlock reached without the BKL */
+	int unheld_unlock;		/* an unlock reached without the BKL: UNHELD_* */
 };
+
+/* unless the function is entered with the lock held; whatever its entry */
+enum { UNHELD_ENTRY = 1, UNHELD_SURE = 2 };
 
 struct exit_info {
 	int line;
 	int delta;			/* depth at exit - expected (annotations) */
+	int partial;			/* on a path that released it partly (nested) */
 };
 
 struct fn_summary {

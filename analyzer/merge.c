@@ -15,8 +15,9 @@
 
 static const char *const copy_sql[] = {
 	"DELETE FROM main.files WHERE (path, lock) IN (SELECT path, lock FROM shard.files)",
-	"INSERT INTO main.files (path, lock, hash, flags, status, error, unresolved, analyzed_at) "
-	"SELECT path, lock, hash, flags, status, error, unresolved, analyzed_at FROM shard.files",
+	"INSERT INTO main.files (path, lock, hash, flags, status, error, partial, unresolved, "
+	"analyzed_at) SELECT path, lock, hash, flags, status, error, partial, unresolved, "
+	"analyzed_at FROM shard.files",
 	"DROP TABLE IF EXISTS temp.bkl_idmap",
 	"CREATE TEMP TABLE bkl_idmap AS SELECT s.id AS old, m.id AS new "
 	"FROM shard.files s JOIN main.files m ON m.path = s.path AND m.lock = s.lock",
@@ -28,9 +29,9 @@ static const char *const copy_sql[] = {
 	"JOIN temp.bkl_idmap i ON i.old = fh.file_id "
 	"JOIN shard.headers sh ON sh.id = fh.header_id "
 	"JOIN main.headers mh ON mh.path = sh.path AND mh.hash = sh.hash",
-	"INSERT INTO main.functions (file_id, name, file, line, static, inline, coarse) "
-	"SELECT i.new, f.name, f.file, f.line, f.static, f.inline, f.coarse FROM shard.functions f "
-	"JOIN temp.bkl_idmap i ON i.old = f.file_id",
+	"INSERT INTO main.functions (file_id, name, file, line, static, inline, coarse, partial) "
+	"SELECT i.new, f.name, f.file, f.line, f.static, f.inline, f.coarse, f.partial "
+	"FROM shard.functions f JOIN temp.bkl_idmap i ON i.old = f.file_id",
 	"INSERT INTO main.calls (file_id, caller, line, kind, callee, callee_static, struct, "
 	"member, held, gfp, tbl, tbl_static, guard, args) SELECT i.new, c.caller, c.line, c.kind, "
 	"c.callee, c.callee_static, c.struct, c.member, c.held, c.gfp, c.tbl, c.tbl_static, "
@@ -47,9 +48,12 @@ static const char *const copy_sql[] = {
 	"INSERT INTO main.sites (file_id, file, line, function, kind, callee, lock) "
 	"SELECT i.new, s.file, s.line, s.function, s.kind, s.callee, s.lock FROM shard.sites s "
 	"JOIN temp.bkl_idmap i ON i.old = s.file_id WHERE s.kind != 'implicit'",
-	"INSERT INTO main.imbalances (file_id, file, line, function, kind, lock) "
-	"SELECT i.new, b.file, b.line, b.function, b.kind, b.lock FROM shard.imbalances b "
-	"JOIN temp.bkl_idmap i ON i.old = b.file_id",
+	"INSERT INTO main.imbalances (file_id, file, line, function, kind, lock, entry) "
+	"SELECT i.new, b.file, b.line, b.function, b.kind, b.lock, b.entry "
+	"FROM shard.imbalances b JOIN temp.bkl_idmap i ON i.old = b.file_id",
+	"INSERT INTO main.entry_imbalances (file_id, file, line, function, kind, entry, lock) "
+	"SELECT i.new, b.file, b.line, b.function, b.kind, b.entry, b.lock "
+	"FROM shard.entry_imbalances b JOIN temp.bkl_idmap i ON i.old = b.file_id",
 	"DROP TABLE temp.bkl_idmap",
 	"INSERT OR REPLACE INTO main.meta (key, value) VALUES ('analyzer.resolved', '0')",
 	/* the profiles the shard was analyzed with, for the global pass */

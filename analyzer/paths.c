@@ -19,8 +19,14 @@
  *    one edge, so `bkl = kernel_locked(); if (bkl) unlock_kernel(); ...
  *    if (bkl) lock_kernel();` has two paths, not four.
  * A (block, state) pair is walked once, which bounds loops; depth is
- * clamped.  A function whose paths exceed a budget is walked again with
- * the conditions forgotten (the summary says so: coarse).
+ * clamped to DEPTH_MAX, and a path that went past it is "over": its real
+ * depth is then above the one kept, so an unlock there is not called
+ * unheld, nor a return with a negative depth balanced or not (exits
+ * unknown are not recorded).  A path remembers an unlock that left the
+ * lock still held (a partial release, until the depth is back to 0):
+ * lock twice, unlock once is a leak, not a lock helper.  A function
+ * whose paths exceed a budget is walked again with the conditions
+ * forgotten (the summary says so: coarse).
  */
 #include <stdint.h>
 #include <string.h>
@@ -38,6 +44,8 @@ struct pstate {
 	unsigned char e_zero;		/* the count at entry is known to be 0 */
 	signed char kl_depth[KL_MAX];	/* depth when kernel_locked() #i ran */
 	unsigned char dropped;		/* released whatever its depth (__bkl_drop) */
+	unsigned char over;		/* went past DEPTH_MAX: deeper than depth says */
+	unsigned char partial;		/* an unlock left it held; not back to 0 since */
 	uint64_t known, val;		/* relevant conditions: known, value */
 };
 
@@ -223,7 +231,7 @@ static int held_now(const struct pstate *st)
 {
 	if (st->dropped)
 		return HELD_NO;
-	if (st->depth > 0 || st->e_lo + st->depth >= 1)
+	if (st->depth > 0 || st->e_lo + st->depth >= 1 || (st->over && st->depth >= 0))
 		return HELD_YES;
 	if (st->depth < 0 || st->e_zero)
 		return HELD_NO;
@@ -315,7 +323,7 @@ static int learn_kl(struct pstate *st, int slot, int truth)
 	return 1;
 }
 
-static void set_depth(struct pstate *st, int d);
+static void change_depth(struct walker *w, struct pstate *st, int inc);
 
 static void branch(struct walker *w, struct instruction *insn, const struct pstate *st)
 {
@@ -343,72 +351,54 @@ static void branch(struct walker *w, struct instruction *insn, const struct psta
 				continue;
 			/* the first test of a trylock's result: held where it is true */
 			if (truth && is_trylock(w, idx))
-				set_depth(&n, n.depth + 1);
+				change_depth(w, &n, 1);
 		}
 		push(w, k ? insn->bb_true : insn->bb_false, insn, &n);
 	}
 }
 
-static int in_ret_lines(struct ast_info *ai, int line)
-{
-	int i;
-
-	for (i = 0; i < ai->nr_ret; i++)
-		if (ai->ret_lines[i] == line)
-			return 1;
-	return 0;
-}
-
-static int block_has_code(struct basic_block *bb)
-{
-	struct instruction *insn;
-
-	FOR_EACH_PTR(bb->insns, insn) {
-		if (insn->bb && insn->opcode != OP_PHI && insn->opcode != OP_RET)
-			return 1;
-	} END_FOR_EACH_PTR(insn);
-	return 0;
-}
-
-/* The line of the return statement a path leaves by (see README). */
-static int ret_line(struct walker *w, struct basic_block *bb, struct instruction *from,
-		    struct instruction *ret)
-{
-	struct ast_info *ai = w->ai;
-	int i, best = 0;
-
-	if (from && from->opcode == OP_BR && in_ret_lines(ai, from->pos.line))
-		return from->pos.line;
-	if (from && from->opcode != OP_BR && !block_has_code(bb)) {
-		for (i = 0; i < ai->nr_ret; i++)
-			if (ai->ret_lines[i] >= (int)from->pos.line &&
-			    (!best || ai->ret_lines[i] < best))
-				best = ai->ret_lines[i];
-		if (best)
-			return best;
-	}
-	if (in_ret_lines(ai, ret->pos.line) || !from)
-		return ret->pos.line;
-	return from->pos.line;
-}
-
-static void add_exit(struct walker *w, int line, int delta)
+/*
+ * A path leaves at line with st.  Over the cap, the real depth is above
+ * the one kept: a leak when the kept one is balanced or more, unknown
+ * (not recorded) below.
+ */
+static void add_exit(struct walker *w, int line, const struct pstate *st)
 {
 	struct fn_summary *s = w->s;
 	struct exit_info *e;
-	int i;
+	int i, delta = st->depth - w->expect;
 
-	for (i = 0; i < s->nr_exits; i++)
-		if (s->exits[i].line == line && s->exits[i].delta == delta)
+	if (st->over) {
+		if (delta < 0)
 			return;
+		delta++;
+	}
+	for (i = 0; i < s->nr_exits; i++)
+		if (s->exits[i].line == line && s->exits[i].delta == delta) {
+			s->exits[i].partial |= st->partial;
+			return;
+		}
 	e = ARR_PUSH(s->exits, s->nr_exits, s->alloc_exits);
 	e->line = line;
 	e->delta = delta;
+	e->partial = st->partial;
 }
 
 static void set_depth(struct pstate *st, int d)
 {
+	if (d > DEPTH_MAX)
+		st->over = 1;
 	st->depth = d < DEPTH_MIN ? DEPTH_MIN : d > DEPTH_MAX ? DEPTH_MAX : d;
+}
+
+/* Take (inc > 0) or release (inc < 0) the lock: depth, partial release. */
+static void change_depth(struct walker *w, struct pstate *st, int inc)
+{
+	set_depth(st, st->depth + inc);
+	if (inc < 0 && st->depth - w->expect >= 1)
+		st->partial = 1;
+	else if (st->depth - w->expect <= 0)
+		st->partial = 0;
 }
 
 static void forget(struct walker *w, struct pstate *st, pseudo_t target)
@@ -438,6 +428,18 @@ static void phisrc(struct walker *w, struct instruction *insn, struct pstate *st
 	}
 }
 
+/*
+ * An unlock without the lock: only because nothing says the caller holds
+ * it (held if the function is entered with it), or whatever the caller
+ * holds (dropped, a kernel_locked() that said no, released below entry).
+ */
+static int unheld_why(const struct pstate *st)
+{
+	if (!st->dropped && !st->e_zero && !st->e_lo && !st->depth)
+		return UNHELD_ENTRY;
+	return UNHELD_SURE;
+}
+
 static void call(struct walker *w, struct call_info *ci, struct pstate *st)
 {
 	struct instruction *insn = ci->insn;
@@ -448,12 +450,12 @@ static void call(struct walker *w, struct call_info *ci, struct pstate *st)
 		goto out;
 	switch (ci->prim->cls) {
 	case PRIM_LOCK:
-		set_depth(st, st->depth + 1);
+		change_depth(w, st, 1);
 		break;
 	case PRIM_UNLOCK:
-		if (st->dropped || st->e_lo + st->depth < 1)
-			ci->unheld_unlock = 1;
-		set_depth(st, st->depth - 1);
+		if (st->dropped || (!st->over && st->e_lo + st->depth < 1))
+			ci->unheld_unlock |= unheld_why(st);
+		change_depth(w, st, -1);
 		break;
 	case PRIM_DROP:
 		st->dropped = 1;
@@ -510,7 +512,7 @@ static void walk_block(struct walker *w, struct work *wk)
 			if (prim_call && !memcmp(&insn->pos, &prim_call->pos, sizeof(insn->pos)))
 				break;
 			if (!insn->check && ctx_is_lock(w->tu->prims, insn->context_expr))
-				set_depth(&st, st.depth + insn->increment);
+				change_depth(w, &st, insn->increment);
 			break;
 		case OP_PHISOURCE:
 			phisrc(w, insn, &st);
@@ -534,7 +536,7 @@ static void walk_block(struct walker *w, struct work *wk)
 			} END_FOR_EACH_PTR(child);
 			return;
 		case OP_RET:
-			add_exit(w, ret_line(w, wk->bb, wk->from, insn), st.depth - w->expect);
+			add_exit(w, ast_ret_line(w->ai, wk->bb, wk->from, insn), &st);
 			return;
 		case OP_UNREACH:
 			return;

@@ -149,8 +149,10 @@ int analyzer_print_sites(sqlite3 *db, const char *lock, int json)
 
 int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT file, line, function, kind FROM imbalances "
-				      "WHERE lock = @lock ORDER BY file, line, function, kind");
+	sqlite3_stmt *st = db_prepare(db, "SELECT i.file, i.line, i.function, i.kind, "
+				      "coalesce(f.partial, 0) FROM imbalances i LEFT JOIN functions f "
+				      "ON f.file_id = i.file_id AND f.name = i.function "
+				      "WHERE i.lock = @lock ORDER BY i.file, i.line, i.function, i.kind");
 	char name[128], unlock[128];
 	int rc, nr = 0;
 
@@ -162,16 +164,22 @@ int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = text(st, 3);
 
+		int partial = sqlite3_column_int(st, 4);
+
 		if (json) {
 			json_head(st, nr, "kind");
-			putchar('}');
+			/* only there: the rows before it keep their keys */
+			printf("%s}", partial ? ", \"partial\": true" : "");
 		} else {
 			printf("%s:%d: warning: ", text(st, 0), sqlite3_column_int(st, 1));
 			if (!strcmp(kind, "return-held"))
 				printf("return with %s held", name);
+			else if (!strcmp(kind, "return-released"))
+				printf("return with %s released", name);
 			else
 				printf("%s() without %s held", unlock, name);
-			printf(" in '%s' (%s)\n", text(st, 2), kind);
+			printf(" in '%s' (%s%s)\n", text(st, 2), kind,
+			       partial ? "; partial: sparse dropped some of its code" : "");
 		}
 		nr++;
 	}

@@ -507,7 +507,8 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
 	if (profiles_from_db(db, o, lock, &prims))
 		return -1;
 	g.prims = &prims;
-	if (!graph_load(db, &g) && !graph_store_coverage(db, &g) && !chains_store(db, &g, &nr_chains)) {
+	if (!graph_load(db, &g) && !graph_store_coverage(db, &g) &&
+	    !graph_store_entry_imbalances(db, &g) && !chains_store(db, &g, &nr_chains)) {
 		*unresolved += g.unresolved;
 		*unresolved_held += g.unresolved_held;
 		ret = 0;
@@ -525,7 +526,7 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
  * GLOBAL_PASS_REV when a change to it changes chains).  A DB whose pass
  * ran with another key gets it again from bkl audit.
  */
-#define GLOBAL_PASS_REV	3
+#define GLOBAL_PASS_REV	4
 
 const char *analyzer_rules_key(void)
 {
@@ -558,6 +559,7 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		goto out_rollback;
 	if (db_exec(db, "DELETE FROM sites WHERE kind = 'implicit'; DELETE FROM coverage; "
+		    "DELETE FROM imbalances WHERE entry IS NOT NULL; "
 		    "DELETE FROM chains; DELETE FROM headers WHERE id NOT IN "
 		    "(SELECT header_id FROM file_headers)"))
 		goto out_rollback;

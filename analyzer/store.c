@@ -48,15 +48,15 @@ static int bind_opt(sqlite3_stmt *st, const char *name, const char *v)
 
 /* files row; its id in *id */
 static int insert_file(sqlite3 *db, const struct file_info *fi, const char *status,
-		       const char *err, int unresolved, sqlite3_int64 *id)
+		       const char *err, const char *partial, int unresolved, sqlite3_int64 *id)
 {
 	sqlite3_stmt *del, *ins;
 	int ret = -1;
 
 	del = db_prepare(db, "DELETE FROM files WHERE path = @path AND lock = @lock");
 	ins = db_prepare(db, "INSERT INTO files (path, lock, hash, flags, status, error, "
-			 "unresolved) VALUES (@path, @lock, @hash, @flags, @status, @error, "
-			 "@unresolved)");
+			 "partial, unresolved) VALUES (@path, @lock, @hash, @flags, @status, "
+			 "@error, @partial, @unresolved)");
 	if (!del || !ins)
 		goto out;
 	if (db_bind_text(del, "@path", fi->path) || db_bind_text(del, "@lock", fi->lock) ||
@@ -65,7 +65,8 @@ static int insert_file(sqlite3 *db, const struct file_info *fi, const char *stat
 	if (db_bind_text(ins, "@path", fi->path) || db_bind_text(ins, "@lock", fi->lock) ||
 	    db_bind_text(ins, "@hash", fi->hash) ||
 	    db_bind_text(ins, "@flags", fi->flags) || db_bind_text(ins, "@status", status) ||
-	    bind_opt(ins, "@error", err) || db_bind_int(ins, "@unresolved", unresolved) ||
+	    bind_opt(ins, "@error", err) || bind_opt(ins, "@partial", partial) ||
+	    db_bind_int(ins, "@unresolved", unresolved) ||
 	    db_step_done(ins))
 		goto out;
 	*id = sqlite3_last_insert_rowid(db);
@@ -87,7 +88,7 @@ int store_failed(sqlite3 *db, const struct file_info *fi, const char *err)
 
 	if (db_begin(db))
 		return -1;
-	if (insert_file(db, fi, "error", err, 0, &id) || mark_unresolved(db)) {
+	if (insert_file(db, fi, "error", err, NULL, 0, &id) || mark_unresolved(db)) {
 		db_rollback(db);
 		return error("cannot record '%s' in the database", fi->path);
 	}
@@ -163,8 +164,9 @@ static int store_deps(sqlite3 *db, sqlite3_int64 id, const struct file_info *fi)
 static int store_functions(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT OR IGNORE INTO functions "
-				      "(file_id, name, file, line, static, inline, coarse) "
-				      "VALUES (@id, @name, @file, @line, @static, @inline, @coarse)");
+				      "(file_id, name, file, line, static, inline, coarse, partial) "
+				      "VALUES (@id, @name, @file, @line, @static, @inline, @coarse, "
+				      "@partial)");
 	int i, ret = st ? 0 : -1;
 
 	for (i = 0; i < tu->nr_fns && !ret; i++) {
@@ -174,7 +176,8 @@ static int store_functions(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 		      db_bind_text(st, "@file", f->file) || db_bind_int(st, "@line", f->line) ||
 		      db_bind_int(st, "@static", f->is_static) ||
 		      db_bind_int(st, "@inline", f->is_inline) ||
-		      db_bind_int(st, "@coarse", f->coarse) || db_step_done(st);
+		      db_bind_int(st, "@coarse", f->coarse) ||
+		      db_bind_int(st, "@partial", f->partial) || db_step_done(st);
 	}
 	sqlite3_finalize(st);
 	return ret;
@@ -271,23 +274,59 @@ static int store_rows(sqlite3 *db, sqlite3_int64 id, const struct fact_row *rows
 	return ret;
 }
 
+static int insert_imbalance(sqlite3_stmt *st, sqlite3_int64 id, const struct fact_row *r)
+{
+	return db_bind_int(st, "@id", id) || db_bind_text(st, "@file", r->file) ||
+	       db_bind_int(st, "@line", r->line) || db_bind_text(st, "@function", r->function) ||
+	       db_bind_text(st, "@kind", r->kind) || bind_opt(st, "@entry", r->entry) ||
+	       db_step_done(st);
+}
+
+/*
+ * Imbalances that depend on the function's entry go to entry_imbalances,
+ * for the global pass; until it runs, the 'unheld' ones stand in
+ * imbalances too (entry set: the global pass replaces them).
+ */
+static int store_imbalances(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
+{
+	sqlite3_stmt *imb = db_prepare(db, "INSERT INTO imbalances (file_id, file, line, "
+				       "function, kind, lock, entry) VALUES (@id, @file, @line, "
+				       "@function, @kind, (SELECT lock FROM files WHERE id = @id), "
+				       "@entry)");
+	sqlite3_stmt *ent = db_prepare(db, "INSERT INTO entry_imbalances (file_id, file, line, "
+				       "function, kind, entry, lock) VALUES (@id, @file, @line, "
+				       "@function, @kind, @entry, "
+				       "(SELECT lock FROM files WHERE id = @id))");
+	int i, ret = imb && ent ? 0 : -1;
+
+	for (i = 0; i < tu->nr_imbs && !ret; i++) {
+		const struct fact_row *r = &tu->imbs[i];
+
+		if (!r->entry || !strcmp(r->entry, "unheld"))
+			ret = insert_imbalance(imb, id, r);
+		if (!ret && r->entry)
+			ret = insert_imbalance(ent, id, r);
+	}
+	sqlite3_finalize(imb);
+	sqlite3_finalize(ent);
+	return ret;
+}
+
 int store_tu(sqlite3 *db, const struct file_info *fi, const struct tu *tu)
 {
 	sqlite3_int64 id;
 
 	if (db_begin(db))
 		return -1;
-	if (insert_file(db, fi, "ok", NULL, tu->unresolved, &id) || store_deps(db, id, fi) ||
+	if (insert_file(db, fi, "ok", NULL, tu->partial, tu->unresolved, &id) ||
+	    store_deps(db, id, fi) ||
 	    store_functions(db, id, tu) || store_calls(db, id, tu) ||
 	    store_stores(db, id, tu) || store_regs(db, id, tu) ||
 	    store_rows(db, id, tu->sites, tu->nr_sites,
 		       "INSERT INTO sites (file_id, file, line, function, kind, callee, lock) "
 		       "VALUES (@id, @file, @line, @function, @kind, @callee, "
 		       "(SELECT lock FROM files WHERE id = @id))") ||
-	    store_rows(db, id, tu->imbs, tu->nr_imbs,
-		       "INSERT INTO imbalances (file_id, file, line, function, kind, lock) "
-		       "VALUES (@id, @file, @line, @function, @kind, "
-		       "(SELECT lock FROM files WHERE id = @id))") ||
+	    store_imbalances(db, id, tu) ||
 	    mark_unresolved(db)) {
 		db_rollback(db);
 		return error("cannot store the facts of '%s'", fi->path);

@@ -81,6 +81,18 @@ static int our_option(int argc, const char **argv, int *i, const char *name,
 	return 1;
 }
 
+/* A partial file (sparse dropped code) is said only when there is one. */
+static void print_summary(const struct analyzer_stats *stats, int no_resolve)
+{
+	printf("analyzed %d file%s (%d failed", stats->files, stats->files == 1 ? "" : "s",
+	       stats->failed);
+	if (stats->partial)
+		printf(", %d partial", stats->partial);
+	printf("): %d sites, %d imbalances, %d unresolved pointer calls in the database%s\n",
+	       stats->sites, stats->imbalances, stats->unresolved,
+	       no_resolve ? " (not resolved)" : "");
+}
+
 int cmd_analyze(int argc, const char **argv)
 {
 	const char *db_path = NULL, **sargv;
@@ -147,10 +159,7 @@ int cmd_analyze(int argc, const char **argv)
 	if (rc >= 0 && !no_resolve && analyzer_resolve(db, &o))
 		rc = -1;
 	if (rc >= 0 && !o.quiet)
-		printf("analyzed %d file%s (%d failed): %d sites, %d imbalances, %d unresolved "
-		       "pointer calls in the database%s\n", stats.files, stats.files == 1 ? "" : "s",
-		       stats.failed, stats.sites, stats.imbalances, stats.unresolved,
-		       no_resolve ? " (not resolved)" : "");
+		print_summary(&stats, no_resolve);
 	db_close(db);
 	ret = rc < 0 ? -1 : rc > 0 ? 1 : 0;
 out:

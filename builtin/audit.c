@@ -46,7 +46,9 @@ const char usage_audit[] =
 	"files of the kernel tree (default: the whole tree) with the flags Kbuild\n"
 	"compiles it with, into the database, then merge and resolve.  Files whose\n"
 	"content, flags and included headers did not change since the last run are\n"
-	"skipped; a file sparse cannot parse is recorded with its error.\n"
+	"skipped; a file sparse cannot parse is recorded with its error, one it\n"
+	"parsed but dropped code of (an expression it could not type) as partial:\n"
+	"the summary counts those apart from the failed ones.\n"
 	"\n"
 	"The tree is configured out of tree in $BKL_CACHE/audit/CONFIG-KEY (the\n"
 	"config, then CONFIG_BKL and CONFIG_BKL_LEGACY_SITES, then make prepare;\n"
@@ -226,7 +228,7 @@ static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct aud
 		    const char *lock)
 {
 	int i, fail = 0, total = 0, fail_x86 = 0, total_x86 = 0, fail_b = 0, total_b = 0;
-	char a[64], b[64], c[64], sites[32], impl[32], imb[32], chains[32], el[32];
+	char a[64], b[64], c[64], sites[32], impl[32], imb[32], chains[32], el[32], part[32];
 
 	for (i = 0; i < w->nr; i++) {
 		char st = kstate_status(ks, w->files[i]);
@@ -254,9 +256,13 @@ static void summary(sqlite3 *db, const char *db_path, struct walk *w, struct aud
 		  "WHERE kind = 'implicit')", impl, sizeof(impl));
 	count(db, "SELECT count(*) FROM imbalances", imb, sizeof(imb));
 	count(db, "SELECT count(*) FROM chains", chains, sizeof(chains));
+	count(db, "SELECT count(*) FROM files WHERE partial IS NOT NULL", part, sizeof(part));
 	format_duration(elapsed, el, sizeof(el));
 	printf("audit: %d files: %d analyzed, %d skipped (unchanged), %d failed",
 	       w->nr, k->done, p->skipped, k->failed);
+	/* analyzed, but sparse dropped code: apart from the failed, in the database */
+	if (strcmp(part, "0"))
+		printf(", %s partial (sparse dropped code)", part);
 	if (p->host)
 		printf(", %d host programs left out", p->host);
 	for (i = p->included = 0; i < w->nr; i++)

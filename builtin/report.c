@@ -43,7 +43,9 @@ const char usage_report[] =
 	"call resolved by type, in files the audited configuration builds), then\n"
 	"each imbalance, and each chain that sleeps or waits with the lock held\n"
 	"with the file:line of every call along it.  JSON (format bkl-lock-report, version 2): totals, areas,\n"
-	"imbalances, chains.  The database defaults to $BKL_CACHE/NAME.db\n"
+	"imbalances, chains.  Files sparse dropped code of are counted partial, apart\n"
+	"from the failed ones (totals.partial), and the imbalances of the functions\n"
+	"that lost code are marked partial.  The database defaults to $BKL_CACHE/NAME.db\n"
 	"($BKL_DB, or the default one for bkl).\n";
 
 static void html_page(struct strbuf *sb, const struct report *r)

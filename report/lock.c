@@ -25,6 +25,7 @@ struct lock_area {
 struct lock_report {
 	struct lock_area *areas;
 	int nr_areas, files, failed, sites, imbalances, chains, precise;
+	int partial;			/* analyzed, but sparse dropped code */
 };
 
 /*
@@ -124,7 +125,8 @@ static int cmp_area(const void *x, const void *y)
 
 static int load(sqlite3 *db, const char *lock, struct lock_report *r)
 {
-	sqlite3_stmt *st = lock_query(db, "SELECT count(*), coalesce(sum(status = 'error'), 0) "
+	sqlite3_stmt *st = lock_query(db, "SELECT count(*), coalesce(sum(status = 'error'), 0), "
+				      "coalesce(sum(partial IS NOT NULL), 0) "
 				      "FROM files WHERE lock = @lock", lock);
 
 	memset(r, 0, sizeof(*r));
@@ -133,6 +135,7 @@ static int load(sqlite3 *db, const char *lock, struct lock_report *r)
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		r->files = sqlite3_column_int(st, 0);
 		r->failed = sqlite3_column_int(st, 1);
+		r->partial = sqlite3_column_int(st, 2);
 	}
 	sqlite3_finalize(st);
 	if (count(db, "SELECT file FROM sites WHERE lock = @lock AND kind IN ('lock', 'unlock')",
@@ -155,17 +158,23 @@ static const char *const head[][3] = {	/* text, json, html */
 
 static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 {
-	sqlite3_stmt *st = lock_query(db, "SELECT file, line, function, kind FROM imbalances "
-				      "WHERE lock = @lock ORDER BY file, line", lock);
+	sqlite3_stmt *st = lock_query(db, "SELECT i.file, i.line, i.function, i.kind, "
+				      "coalesce(f.partial, 0) FROM imbalances i LEFT JOIN functions f "
+				      "ON f.file_id = i.file_id AND f.name = i.function "
+				      "WHERE i.lock = @lock ORDER BY i.file, i.line", lock);
 	int rc, n = 0, json = fmt == LOCK_JSON;
 
 	if (!st)
 		return -1;
 	strbuf_addstr(sb, head[0][fmt]);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int partial = sqlite3_column_int(st, 4);
+
 		if (fmt == LOCK_HTML) {
-			html_addf(sb, "<li><code>%s:%d</code> <code>%s</code> <span class=\"kind\">%s</span></li>",
-				  col(st, 0), sqlite3_column_int(st, 1), col(st, 2), col(st, 3));
+			html_addf(sb, "<li><code>%s:%d</code> <code>%s</code> <span class=\"kind\">%s</span>%s</li>",
+				  col(st, 0), sqlite3_column_int(st, 1), col(st, 2), col(st, 3),
+				  partial ? " <span class=\"muted\">(partial: sparse dropped some "
+				  "of its code)</span>" : "");
 		} else if (json) {
 			strbuf_addstr(sb, n++ ? ",\n {\"file\": " : "\n {\"file\": ");
 			json_str_or_null(sb, col(st, 0));
@@ -173,10 +182,10 @@ static int imbalances(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 			json_str_or_null(sb, col(st, 2));
 			strbuf_addstr(sb, ", \"kind\": ");
 			json_str_or_null(sb, col(st, 3));
-			strbuf_addstr(sb, "}");
+			strbuf_addstr(sb, partial ? ", \"partial\": true}" : "}");
 		} else {
-			strbuf_addf(sb, "  %s:%d: %s: %s\n", col(st, 0), sqlite3_column_int(st, 1),
-				    col(st, 2), col(st, 3));
+			strbuf_addf(sb, "  %s:%d: %s: %s%s\n", col(st, 0), sqlite3_column_int(st, 1),
+				    col(st, 2), col(st, 3), partial ? " (partial)" : "");
 		}
 	}
 	strbuf_addstr(sb, json ? "]" : fmt == LOCK_HTML ? "</ul>" : "");
@@ -375,6 +384,17 @@ static void areas(const struct lock_report *r, struct strbuf *sb, int fmt)
 	strbuf_addstr(sb, fmt == LOCK_JSON ? "]" : fmt == LOCK_HTML ? "</table>" : "");
 }
 
+/* ", N partial" (sparse dropped code of N analyzed files), said when there are some */
+static const char *partial_note(const struct lock_report *r)
+{
+	static char buf[48];
+
+	if (!r->partial)
+		return "";
+	snprintf(buf, sizeof(buf), ", %d partial", r->partial);
+	return buf;
+}
+
 int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 {
 	struct lock_report r;
@@ -389,11 +409,11 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 	}
 	if (fmt == LOCK_HTML) {
 		html_addf(sb, "<p class=\"muted\"><a href=\"/\">overview</a> / lock</p><h1>%s</h1>"
-			  "<p>%d files analyzed (%d failed): %d sites, %d imbalances, %d chains that "
+			  "<p>%d files analyzed (%d failed%s): %d sites, %d imbalances, %d chains that "
 			  "sleep or wait with it held (%d precise: no call by type, every file built).</p>"
 			  "<p class=\"muted\">The same as JSON: <code>bkl report --lock %s "
-			  "--format json</code></p>", lock, r.files, r.failed, r.sites, r.imbalances,
-			  r.chains, r.precise, lock);
+			  "--format json</code></p>", lock, r.files, r.failed, partial_note(&r),
+			  r.sites, r.imbalances, r.chains, r.precise, lock);
 	} else if (fmt == LOCK_JSON) {
 		/*
 		 * Version 2: the counts under "totals"; version 1 had them
@@ -403,13 +423,13 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 		strbuf_addstr(sb, "{\"format\": \"bkl-lock-report\", \"version\": 2, \"lock\": ");
 		json_str_or_null(sb, lock);
 		strbuf_addf(sb, ", \"totals\": {\"files\": %d, \"failed\": %d, \"sites\": %d, "
-			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d}", r.files,
-			    r.failed, r.sites, r.imbalances, r.chains, r.precise);
+			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d, \"partial\": %d}",
+			    r.files, r.failed, r.sites, r.imbalances, r.chains, r.precise, r.partial);
 	} else {
-		strbuf_addf(sb, "lock %s: %d files analyzed (%d failed): %d sites, %d imbalances, "
+		strbuf_addf(sb, "lock %s: %d files analyzed (%d failed%s): %d sites, %d imbalances, "
 			    "%d chains that sleep or wait with it held (%d precise: no call by "
-			    "type, every file built)\n", lock, r.files, r.failed, r.sites,
-			    r.imbalances, r.chains, r.precise);
+			    "type, every file built)\n", lock, r.files, r.failed, partial_note(&r),
+			    r.sites, r.imbalances, r.chains, r.precise);
 	}
 	areas(&r, sb, fmt);
 	if (imbalances(db, lock, sb, fmt) || chains(db, lock, sb, fmt))

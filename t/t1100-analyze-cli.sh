@@ -422,4 +422,55 @@ test_expect_success 'one such file alone: bounded too, not a hang' '
 	test_one_line err "option .--max-mem. expects a number from 0 to"
 '
 
+# part.c: sparse drops the if that compares pointers of different address
+# spaces (an error the analyzer lives with); bad.c: an undefined function
+cat >part.c <<'EOF'
+#include "bkl.h"
+#define __rcu __attribute__((noderef, address_space(__rcu)))
+struct foo { int x; };
+extern struct foo __rcu *gp;
+int lost(struct foo *p)
+{
+	lock_kernel();
+	if (gp == p) {
+		unlock_kernel();
+		return -1;
+	}
+	if (p->x)
+		return -2;
+	unlock_kernel();
+	return 0;
+}
+EOF
+cat >bad.c <<'EOF'
+int f(int n)
+{
+	return undefined_fn(n);
+}
+EOF
+
+test_expect_success 'a file sparse dropped code of is partial, apart from failed ones' '
+	test_must_fail bkl analyze --db part.db part.c bad.c one.c >out 2>err &&
+	grep "^analyzed 3 files (1 failed, 1 partial): " out &&
+	grep "^bkl analyze: warning: .part.c. analyzed in part (sparse dropped code): part.c:8:16: error: incompatible types in comparison expression (different address spaces)" err &&
+	grep "^bkl analyze: warning: .bad.c. not analyzed: bad.c:3:16: error: undefined identifier .undefined_fn." err &&
+	test "$(q part.db "SELECT path, status, partial IS NOT NULL FROM files ORDER BY path" | tr "\n" " ")" = "bad.c|error|0 one.c|ok|0 part.c|ok|1 " &&
+	test "$(q part.db "SELECT name FROM functions WHERE partial")" = lost &&
+	bkl imbalance --db part.db >imb &&
+	grep "^part.c:13: warning: return with the BKL held in .lost. (return-held; partial: sparse dropped some of its code)$" imb &&
+	bkl report --db part.db --lock bkl >rep &&
+	grep "^lock bkl: 3 files analyzed (1 failed, 1 partial): " rep &&
+	grep "^  part.c:13: lost: return-held (partial)$" rep &&
+	bkl report --db part.db --lock bkl --format json >rep.json &&
+	grep "\"totals\": {\"files\": 3, \"failed\": 1, .*\"partial\": 1}" rep.json &&
+	grep "\"function\": \"lost\", \"kind\": \"return-held\", \"partial\": true}" rep.json
+'
+
+test_expect_success 'partial survives a merge of shards' '
+	bkl analyze --no-resolve --db shard-part.db part.c >/dev/null 2>&1 &&
+	bkl merge --db merged-part.db shard-part.db >/dev/null &&
+	test "$(q merged-part.db "SELECT partial IS NOT NULL FROM files WHERE path = \"part.c\"")" = 1 &&
+	test "$(q merged-part.db "SELECT name FROM functions WHERE partial")" = lost
+'
+
 test_done

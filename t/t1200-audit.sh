@@ -190,6 +190,29 @@ test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 '--force analyzes everything a
 	grep "^audit: 6 files: 6 analyzed, 0 skipped (unchanged), 1 failed" out
 '
 
+# The tests after it know the six files: part.c goes again, pass or fail.
+drop_part() {
+	rm -f tree/drivers/char/bkltest/part.c &&
+	p=drivers/char/bkltest/part.c &&
+	q "PRAGMA foreign_keys = ON; DELETE FROM files WHERE path = '$p';
+	   DELETE FROM audit_files WHERE path = '$p'; DELETE FROM audit_kinds WHERE path = '$p'"
+}
+
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a file sparse dropped code of is counted partial, apart from failed ones' '
+	printf "struct foo { int x; };\nextern struct foo __attribute__((noderef, address_space(__bkltest))) *gp;\nint bkltest_part(struct foo *p)\n{\n\tif (gp == p)\n\t\treturn 1;\n\treturn 0;\n}\n" >tree/drivers/char/bkltest/part.c &&
+	{
+		audit >out &&
+		grep "^audit: 7 files: 1 analyzed, 6 skipped (unchanged), 0 failed, 1 partial (sparse dropped code)" out &&
+		q "SELECT partial FROM files WHERE path = '\''drivers/char/bkltest/part.c'\''" | grep "part.c:5:.*different address spaces" &&
+		test "$(q "SELECT name FROM functions WHERE partial")" = bkltest_part
+	} && drop_part || { drop_part; false; }
+'
+
+test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'without it, nothing is partial' '
+	audit >out &&
+	grep "^audit: 6 files: 0 analyzed, 6 skipped (unchanged), 0 failed$" out
+'
+
 test_expect_success LINUX_SOURCE,MAKE,GCC,SQLITE3 'a tree whose Kconfig has CONFIG_BKL: enabled, no warning, sites found' '
 	replace tree/init/Kconfig &&
 	printf "\nconfig BKL\n\tbool \"The Big Kernel Lock\"\n\nconfig BKL_LEGACY_SITES\n\tbool \"BKL legacy sites\"\n\tdepends on BKL\n" >>tree/init/Kconfig &&
