@@ -13,6 +13,7 @@
 const char usage_audit_record[] =
 	"usage: bkl audit-record [--db DB] [--tree DIR] [--by WHO] [--rules] DRIVER...\n"
 	"   or: bkl audit-record --confirm [--note TEXT] [--by WHO] DRIVER...\n"
+	"   or: bkl audit-record --bug TEXT [--by WHO] DRIVER\n"
 	"\n"
 	"Write drivers-audit/<subsystem>/DRIVER.md: the facts (entry points, lock\n"
 	"sites, chains with their paths, imbalances, the file-scope variables the\n"
@@ -34,10 +35,13 @@ const char usage_audit_record[] =
 	"    --confirm    a person read the code and agrees with the verdict: add\n"
 	"                 \"Confirmed by WHO\" (--note: what they checked); a tested\n"
 	"                 driver whose verdict is confirmed is done\n"
+	"    --bug TEXT   the audit found a bug in the tree's own code (a race its\n"
+	"                 conversion fixes): \"Bug found: TEXT\" after the verdict, and\n"
+	"                 a step in the log; bkl report counts them\n"
 	"    --by WHO     who runs it (\"Name <email>\"; default: git's user)\n";
 
 struct mode {
-	const char *by, *note;
+	const char *by, *note, *bug;
 	int rules, confirm;
 };
 
@@ -70,6 +74,21 @@ static int confirm(struct campaign *c, const struct cdriver *d, const char *path
 	       campaign_settle(c, d, who) ? -1 : 0;
 }
 
+static int bug(struct campaign *c, const struct cdriver *d, const char *path, const char *who,
+	       const char *text)
+{
+	struct strbuf line = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&line, "Bug found: %s", text);
+	ret = record_append_verdict(path, line.buf) ||
+	      campaign_record(c, d->id, "bug", d->st.status, d->st.holder, who, text) ? -1 : 0;
+	if (!ret)
+		printf("%s: bug found, recorded\n", d->id);
+	strbuf_release(&line);
+	return ret;
+}
+
 static int one(struct campaign *c, const char *id, const struct mode *m)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -86,10 +105,13 @@ static int one(struct campaign *c, const char *id, const struct mode *m)
 		printf("%s: %s %s\n", d.id, created ? "wrote" : "regenerated the facts of",
 		       path + strlen(c->repo) + 1);
 	has = ret ? -1 : record_verdict(path, &verdict, &why);
-	if ((m->rules || m->confirm || (has == 0 && d.st.status < CS_AUDITED)) &&
+	if ((m->rules || m->confirm || m->bug || (has == 0 && d.st.status < CS_AUDITED)) &&
 	    !(who = campaign_who(m->by)))
 		ret = -1;
-	if (!ret && m->confirm && has != 0)
+	if (!ret && m->bug)
+		ret = has != 0 ? error("'%s' has no verdict: write it before the bug it found", d.id) :
+		      bug(c, &d, path, who, m->bug);
+	else if (!ret && m->confirm && has != 0)
 		ret = has < 0 ? -1 : error("'%s' has no verdict to confirm", d.id);
 	else if (!ret && m->confirm)
 		ret = confirm(c, &d, path, who, m->note);
@@ -125,13 +147,15 @@ int cmd_audit_record(int argc, const char **argv)
 		OPT_STRING(0, "tree", &tree),
 		OPT_STRING(0, "by", &m.by),
 		OPT_STRING(0, "note", &m.note),
+		OPT_STRING(0, "bug", &m.bug),
 		OPT_BOOL(0, "rules", &m.rules),
 		OPT_BOOL(0, "confirm", &m.confirm),
 		OPT_END()
 	};
 
 	argc = parse_options(argc, argv, opts);
-	if (argc < 1 || (m.rules && m.confirm) || (m.note && !m.confirm))
+	if (argc < 1 || (m.rules + m.confirm + !!m.bug > 1) || (m.note && !m.confirm) ||
+	    (m.bug && (argc != 1 || !*m.bug)))
 		return show_usage(usage_audit_record, 1);
 	if (campaign_open(&c, db, tree))
 		return -1;

@@ -280,9 +280,10 @@ static void changelog(const struct campaign *c, const struct cdriver *d, int ver
 			    "serialized, so a driver-private mutex (%s) takes the BKL's place "
 			    "and says what it is for.\n\n", mutex);
 	else
-		strbuf_addf(body, "All it did was to keep open() from running before the driver "
-			    "finished initializing. Register the device only after that (%s), "
-			    "and drop the lock.\n\n", order);
+		strbuf_addf(body, "The audit found the device registered before the driver "
+			    "finished initializing, a race the lock never closed (module "
+			    "initialization takes no BKL). Register the device only after "
+			    "that (%s), and drop the lock.\n\n", order);
 	if (why && *why)
 		strbuf_addf(body, "Audit: %s\n\n", why);
 	/* "path: ..." first on its line: checkpatch lets a long path be */

@@ -487,6 +487,11 @@ int record_rule_verdict(const char *path, const struct proposal *p, const char *
 	return ret;
 }
 
+int record_append_verdict(const char *path, const char *line)
+{
+	return record_insert(path, line, 0);
+}
+
 int record_confirm(const char *path, const char *who, const char *date, const char *note)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -31,6 +31,8 @@ int record_rule_verdict(const char *path, const struct proposal *p, const char *
 			const char *date);
 /* Add "Confirmed by WHO, DATE, reading the code: note" after the verdict. */
 int record_confirm(const char *path, const char *who, const char *date, const char *note);
+/* Add a line after the verdict's last one ("Bug found: ..."). */
+int record_append_verdict(const char *path, const char *line);
 /* Does the record's verdict carry a person's confirmation? */
 int record_confirmed(const char *path);
 /* The rules' proposal for d (campaign/rules.c): its verdict, -1 none, -2 error. */

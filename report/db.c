@@ -171,6 +171,26 @@ static int load_drivers(sqlite3 *db, struct report *r)
 	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
 }
 
+static int load_bugs(sqlite3 *db, struct report *r)
+{
+	sqlite3_stmt *st = report_scoped(db, SQL_BUGS, r);
+	int alloc = 0, rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct report_bug *b;
+
+		ALLOC_GROW(r->bugs, r->nr_bugs, alloc);
+		b = &r->bugs[r->nr_bugs++];
+		b->driver = col(st, 0);
+		b->note = col(st, 1);
+		b->ts = col(st, 2);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
+}
+
 static int load_cover(sqlite3 *db, struct report *r)
 {
 	sqlite3_stmt *st = report_scoped(db, SQL_COVER, r);
@@ -474,6 +494,8 @@ int report_load(sqlite3 *db, const char *subsystem, const char *driver,
 	if (load_drivers(db, r) || load_files(db, r))
 		goto out_err;
 	if (has_all(db, sql_cover_tables) && load_cover(db, r))
+		goto out_err;
+	if (has_all(db, sql_bugs_tables) && load_bugs(db, r))
 		goto out_err;
 	if (has_all(db, sql_sites_tables)) {
 		if (load_counts(db, r, SQL_COUNT_SITES, offsetof(struct report_driver, sites)) ||

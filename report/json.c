@@ -23,6 +23,8 @@
  *   chains [{file, line, function, class, driver, path,
  *            steps [{function, file, line}]}], wait first, shortest first,
  *   qemu [{driver, phase, result, at, log}]
+ * every scope:
+ *   bugs [{driver, note, ts}]: bugs the audit found in the tree's own code
  */
 #include <stdio.h>
 #include <string.h>
@@ -257,6 +259,15 @@ void report_json(struct strbuf *sb, const struct report *r)
 	totals_obj(sb, r);
 	strbuf_addstr(sb, "},\n");
 	kv_str(sb, "missing", r->missing, 0);
+	strbuf_addstr(sb, ",\n\"bugs\": [");
+	for (i = 0; i < r->nr_bugs; i++) {
+		strbuf_addstr(sb, i ? ", {" : "{");
+		kv_str(sb, "driver", r->bugs[i].driver, 1);
+		kv_str(sb, "note", r->bugs[i].note, 1);
+		kv_str(sb, "ts", r->bugs[i].ts, 0);
+		strbuf_addstr(sb, "}");
+	}
+	strbuf_addstr(sb, "]");
 	if (r->audit_json)
 		strbuf_addf(sb, ",\n\"audit\": %s", r->audit_json);
 	if (!r->subsystem && !r->driver) {

@@ -104,6 +104,12 @@ void report_release(struct report *r)
 		free_strv(d->files, d->nr_files);
 	}
 	free(r->drivers);
+	for (i = 0; i < r->nr_bugs; i++) {
+		free(r->bugs[i].driver);
+		free(r->bugs[i].note);
+		free(r->bugs[i].ts);
+	}
+	free(r->bugs);
 	free_sites(r->sites, r->nr_sites);
 	free_sites(r->implicit, r->nr_implicit);
 	free_sites(r->imbalances, r->nr_imbalances);

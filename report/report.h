@@ -45,6 +45,10 @@ struct report_event {		/* one step of the campaign's log */
 	char *ts, *action, *status, *holder, *who, *note, *driver;
 };
 
+struct report_bug {		/* a bug the audit found in the tree's own code */
+	char *driver, *note, *ts;
+};
+
 struct report_qemu {
 	char *driver, *phase, *result, *at, *log, *detail;
 };
@@ -111,6 +115,8 @@ struct report {
 	int nr_chains;
 	struct report_qemu *qemu;
 	int nr_qemu;
+	struct report_bug *bugs;	/* bkl audit-record --bug, in scope */
+	int nr_bugs;
 	struct report_event *log;	/* a driver's history, or the last steps, newest first */
 	int nr_log;
 	struct burndown bd;

@@ -16,6 +16,7 @@ static const char *const sql_imbalances_tables[] = { "imbalances", NULL };
 static const char *const sql_chains_tables[] = { "chains", "chain_steps", NULL };
 static const char *const sql_history_tables[] = { "campaign_log", NULL };
 static const char *const sql_qemu_tables[] = { "qemu_results", NULL };
+static const char *const sql_bugs_tables[] = { "campaign_bugs", NULL };
 static const char *const sql_cover_tables[] = { "campaign_cover", "coverage", NULL };
 
 #define SQL_SCOPE \
@@ -50,6 +51,11 @@ static const char *const sql_cover_tables[] = { "campaign_cover", "coverage", NU
 #define SQL_COVER \
 	"SELECT c.driver, c.cover, c.follows, c.via, c.status FROM campaign_cover c " \
 	"JOIN campaign_drivers d ON d.driver = c.driver WHERE" SQL_SCOPE
+
+/* bugs the audit found in the tree's own code, oldest first */
+#define SQL_BUGS \
+	"SELECT b.driver, b.note, b.ts FROM campaign_bugs b " \
+	"JOIN campaign_drivers d ON d.driver = b.driver WHERE" SQL_SCOPE "ORDER BY b.ts, b.driver"
 
 /* lock/unlock sites in no driver's files: the core's own (chrdev_open()...) */
 #define SQL_CORE_SITES \
@@ -103,7 +109,7 @@ static const char *const sql_cover_tables[] = { "campaign_cover", "coverage", NU
 
 #define SQL_HISTORY \
 	"SELECT h.driver, h.status, " SQL_EPOCH("h.ts") " AS t FROM campaign_log h " \
-	"WHERE h.action <> 'correct' " \
+	"WHERE h.action NOT IN ('correct', 'bug') " \
 	"ORDER BY t, h.id"
 
 /* one driver's steps (or the campaign's last ones), newest first */

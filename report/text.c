@@ -90,8 +90,12 @@ static void summary(struct out *o, const struct report *r)
 	if (t->possibly)
 		strbuf_addf(o->sb, "; %d more only possibly covered (through a by-type edge alone), "
 			    "not counted", t->possibly);
-	strbuf_addf(o->sb, "\n%ssites:%s %d explicit lock_kernel()/unlock_kernel() (%d left), "
-		    "%d implicit entry point%s", b, e, t->sites, t->sites_left, t->implicit, plural(t->implicit));
+	strbuf_addf(o->sb, "\n%sbugs found in the tree:%s %d", b, e, r->nr_bugs);
+	for (i = 0; i < r->nr_bugs; i++)
+		strbuf_addf(o->sb, "%s%s", i ? ", " : " (", q(o, r->bugs[i].driver));
+	strbuf_addf(o->sb, "%s\n%ssites:%s", r->nr_bugs ? ")" : "", b, e);
+	strbuf_addf(o->sb, " %d explicit lock_kernel()/unlock_kernel() (%d left), "
+		    "%d implicit entry point%s", t->sites, t->sites_left, t->implicit, plural(t->implicit));
 	if (!r->subsystem && !r->driver)
 		strbuf_addf(o->sb, "; %d more explicit in core code", t->core_sites);
 	strbuf_addf(o->sb, "\n%sproblems:%s %d chain%s sleeping under the BKL, "

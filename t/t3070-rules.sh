@@ -125,4 +125,20 @@ test_expect_success 'a tested driver whose verdict is confirmed is done, without
 	bkl status locked >st && grep "^status: *audited" st
 '
 
+test_expect_success 'audit-record --bug: the record, the log and the report say it; the state stays' '
+	test_must_fail bkl audit-record --bug "x" --by "$ANN" foo 2>err &&
+	grep "error: .foo. has no verdict: write it before the bug it found" err &&
+	bkl status race >before &&
+	BKL_DATE=2024-05-05T10:00:00Z bkl audit-record --bug "race_init() registers before race_table is set" \
+		--by "$ANN" race >out &&
+	grep "^race: bug found, recorded$" out &&
+	grep "^Bug found: race_init() registers before race_table is set$" $REC/race-driver/race.md &&
+	bkl status race >after && test_cmp before after &&
+	bkl log race | tail -1 | grep " bug  .*Ann Auditor <ann@example.org>: race_init() registers before race_table is set$" &&
+	bkl report >out &&
+	grep "^bugs found in the tree: 1 (race)$" out &&
+	bkl report --format json >r.json &&
+	grep "\"bugs\": \[{\"driver\": \"race\", \"note\": \"race_init() registers before race_table is set\", \"ts\": \"2024-05-05T10:00:00Z\"}\]" r.json
+'
+
 test_done

@@ -116,6 +116,7 @@ void html_overview_body(struct strbuf *sb, const struct report *r)
 	strbuf_addstr(sb, "<div class=\"cards\">");
 	card(sb, "big alert", t->remaining, "drivers still under the BKL", "/pick");
 	card(sb, "good", t->status[ST_DONE], "drivers done", NULL);
+	card(sb, r->nr_bugs ? "alert" : "", r->nr_bugs, "bugs found in 6.1's own code", NULL);
 	card(sb, "", active, "in progress (claimed \xe2\x80\xa6 tested)", NULL);
 	card(sb, "", t->status[ST_UNCLAIMED], "unclaimed", "/pick");
 	card(sb, t->status[ST_BLOCKED] ? "alert" : "", t->status[ST_BLOCKED], "blocked", NULL);
@@ -129,6 +130,13 @@ void html_overview_body(struct strbuf *sb, const struct report *r)
 		  "<code>v4l2_open()</code>: it leaves with its parent); <b>%d</b> more only possibly "
 		  "covered, through a call resolved by type alone, not counted.</p>",
 		  t->own, t->followers, t->possibly);
+	if (r->nr_bugs)
+		strbuf_addstr(sb, "<h3>Bugs the audit found in 6.1's own code</h3><ul class=\"bugs\">");
+	for (int i = 0; i < r->nr_bugs; i++)
+		html_addf(sb, "<li><a href=\"/driver/%u\">%s</a>: %s</li>", r->bugs[i].driver,
+			  r->bugs[i].driver, r->bugs[i].note);
+	if (r->nr_bugs)
+		strbuf_addstr(sb, "</ul>");
 
 	strbuf_addstr(sb, "<div class=\"row2\"><div class=\"panel\"><h3>Burn-down</h3>");
 	svg_burndown(sb, &r->bd);
