@@ -46,7 +46,15 @@ static const char *const atomic_prefixes[] = {
 	"atomic_", "atomic64_", "test_and_", "set_bit", "clear_bit", "change_bit", "__set_bit",
 	"__clear_bit", "refcount_", "kref_", "mutex_", "spin_", "raw_spin_", "init_waitqueue",
 	"wake_up", "complete", "init_completion", "reinit_completion", "sema_init", "down",
-	"up", "ida_", "kfifo_", "wait_event", "local_", "this_cpu_", "cmpxchg", "xchg", NULL
+	"up", "ida_", "kfifo_", "wait_event", "local_", "this_cpu_", "cmpxchg", "xchg",
+	"fasync_helper", "kill_fasync", NULL	/* fasync_lock is theirs */
+};
+
+/* Calls that only look up what their argument names: &g is read, not written. */
+static const char *const lookups[] = {
+	"usb_find_interface", "bus_find_device", "bus_find_device_by_devt", "driver_find_device",
+	"class_find_device", "class_find_device_by_devt", "idr_find", "xa_load",
+	"radix_tree_lookup", "list_empty", "hlist_empty", "dev_name", "dev_get_drvdata", NULL
 };
 
 /* Writes to the hardware: two opens interleaving them was what the BKL stopped. */
@@ -287,8 +295,9 @@ void audit_scan_writes(struct afunc *f, const struct csrc *c, const struct cfunc
 			call = call_of(c, i, fn->lbrace);
 			callee = call >= 0 ? tok_dup(c, call) : strdup("");
 			kind = in(atomic_prefixes, callee, 1) ? W_ATOMIC : h.n ? W_LOCKED : W_PLAIN;
+			if (!in(lookups, callee, 0))
+				add_write(f, c, i, j, kind, h.n ? h.v[h.n - 1] : NULL);
 			free(callee);
-			add_write(f, c, i, j, kind, h.n ? h.v[h.n - 1] : NULL);
 			continue;
 		}
 		if (local && j == i + 1 && !tok_is(c, i - 1, "*"))

@@ -23,6 +23,11 @@ add_locked() {
 	struct locked_priv {
 		int mode;
 	};
+	struct locked_driver_s {
+		int id;
+	};
+	static struct locked_driver_s locked_driver;
+	void *usb_find_interface(struct locked_driver_s *drv, int minor);
 
 	static DEFINE_MUTEX(locked_mutex);
 	static int locked_users;
@@ -34,6 +39,8 @@ add_locked() {
 
 		if (test_and_set_bit(0, &locked_busy))
 			return -EBUSY;
+		if (!usb_find_interface(&locked_driver, 0))
+			return -ENODEV;
 		p = kzalloc(sizeof(*p), GFP_KERNEL);
 		if (!p)
 			return -ENOMEM;
@@ -75,7 +82,7 @@ test_expect_success 'setup: the fixture and a driver whose writes are all protec
 
 test_expect_success 'protected: each write named with what protects it' '
 	R=$REC/char-and-misc-drivers/locked.md &&
-	grep "^Rule protected proposes: \*\*none\*\*\.  The BKL serialized .locked_open(). (drivers/char/locked.c:16) against each other, and nothing else\.  What they (and the driver.s functions they call) write is protected without it: under the driver.s own locks .locked_users. (drivers/char/locked.c:27) under .locked_mutex.; atomically .locked_busy. (drivers/char/locked.c:20); this open.s own file or objects it allocated .p->mode. (drivers/char/locked.c:25), .file->private_data. (drivers/char/locked.c:29)\.$" $R
+	grep "^Rule protected proposes: \*\*none\*\*\.  The BKL serialized .locked_open(). (drivers/char/locked.c:21) against each other, and nothing else\.  What they (and the driver.s functions they call) write is protected without it: under the driver.s own locks .locked_users. (drivers/char/locked.c:34) under .locked_mutex.; atomically .locked_busy. (drivers/char/locked.c:25); this open.s own file or objects it allocated .p->mode. (drivers/char/locked.c:32), .file->private_data. (drivers/char/locked.c:36)\.$" $R
 '
 
 test_expect_success 'empty-open, init-order, and what is left where no rule decides' '
