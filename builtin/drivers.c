@@ -9,6 +9,7 @@
 #include "kbuild/modules.h"
 #include "ktree/ktree.h"
 #include "ktree/maintainers.h"
+#include "qemu/driver.h"
 #include "lib/parse-options.h"
 #include "lib/quote.h"
 #include "lib/strbuf.h"
@@ -88,6 +89,19 @@ static int matches(const struct cdriver *d, const char *subsystem, int status, c
 	return !subsystem || strcasestr(d->subsystem, subsystem);
 }
 
+/* "qemu": its .test file or null; "unexercised": why not, or null */
+static void exercised_json(struct strbuf *sb, const struct cdriver *d)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = qdriver_exercised(d->id, &why);
+
+	strbuf_addstr(sb, ",\"qemu\":");
+	json_str_or_null(sb, r > 0 ? why.buf : NULL);
+	strbuf_addstr(sb, ",\"unexercised\":");
+	json_str_or_null(sb, r == 0 ? why.buf : NULL);
+	strbuf_release(&why);
+}
+
 static void print_json(struct campaign *c, const struct cdriver *d, struct strbuf *sb)
 {
 	int i;
@@ -136,7 +150,9 @@ static void print_json(struct campaign *c, const struct cdriver *d, struct strbu
 	json_list(sb, d->follows);
 	strbuf_addstr(sb, ",\"via\":");
 	json_str_or_null(sb, *d->via ? d->via : NULL);
-	strbuf_addf(sb, ",\"built\":\"%c\"}", cdriver_built(c, d));
+	strbuf_addf(sb, ",\"built\":\"%c\"", cdriver_built(c, d));
+	exercised_json(sb, d);
+	strbuf_addstr(sb, "}");
 }
 
 static void print_text(const struct cdriver *d)

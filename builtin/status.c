@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "builtin.h"
+#include "qemu/driver.h"
 #include "db/db.h"
 #include "campaign/drivers.h"
 #include "campaign/patch.h"
@@ -64,6 +65,19 @@ static void show_qemu(struct campaign *c, const char *driver)
 	sqlite3_finalize(st);
 }
 
+/* Which QEMU test exercises it, or why none does. */
+static void show_exercised(const struct cdriver *d)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = qdriver_exercised(d->id, &why);
+
+	if (r > 0)
+		printf("qemu:         exercised by %s\n", why.buf);
+	else if (!r)
+		printf("qemu:         not exercised: %s\n", tq(why.buf));
+	strbuf_release(&why);
+}
+
 static void show(struct campaign *c, const struct cdriver *d)
 {
 	char *rec = cdriver_record_path(c, d), *pdir = cdriver_patch_dir(c, d);
@@ -99,6 +113,7 @@ static void show(struct campaign *c, const struct cdriver *d)
 		free(p);
 	}
 	printf("record:       %s%s\n", rec + strlen(c->repo) + 1, path_exists(rec) ? "" : " (not written)");
+	show_exercised(d);
 	show_qemu(c, d->id);
 	free(rec);
 	free(pdir);

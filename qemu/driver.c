@@ -191,6 +191,36 @@ int qdriver_find(struct qdriver *d, const char *name)
 	return ret;
 }
 
+int qdriver_exercised(const char *name, struct strbuf *why)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	const char *p;
+	size_t n = strlen(name);
+	int ret = -1;
+
+	strbuf_addf(&path, "%s/qemu-tests/drivers/%s.test", bkl_repo_dir(), name);
+	if (path_exists(path.buf)) {
+		strbuf_addf(why, "qemu-tests/drivers/%s.test", name);
+		ret = 1;
+		goto out;
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/qemu-tests/unexercised", bkl_repo_dir());
+	if (strbuf_read_file(&text, path.buf))
+		goto out;
+	for (p = text.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, name, n) && p[n] == '\t') {
+			strbuf_add(why, p + n + 1, strcspn(p + n + 1, "\n"));
+			ret = 0;
+			break;
+		}
+	}
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
 static int test_file(const struct dirent *de)
 {
 	size_t n = strlen(de->d_name);

@@ -43,6 +43,11 @@ struct qdriver {
 /* Read the .test file at path; -1 after error("FILE:N: ..."). */
 int qdriver_read(struct qdriver *d, const char *name, const char *path);
 void qdriver_release(struct qdriver *d);
+/*
+ * Does bkl test exercise the driver: 1, why = its .test file; 0, why =
+ * the reason qemu-tests/unexercised gives (what QEMU lacks); -1, no word.
+ */
+int qdriver_exercised(const char *name, struct strbuf *why);
 /* qemu-tests/drivers/<name>.test, or error() naming what exists. */
 int qdriver_find(struct qdriver *d, const char *name);
 

@@ -79,6 +79,17 @@ test_expect_success LINUX_SOURCE 'every none conversion gives back its driver ex
 	grep "^$n none conversions, $n restore their driver exactly$" last
 '
 
+test_expect_success 'every conversion is exercised in QEMU, or says what QEMU lacks' '
+	grep "^drivers/.*/0002-" "$PATCHES/series" | cut -d/ -f2 | sort -u >converted &&
+	: >unsaid &&
+	while read -r d; do
+		test -f "$BKL_ROOT/qemu-tests/drivers/$d.test" ||
+			grep -q "^$d	." "$BKL_ROOT/qemu-tests/unexercised" ||
+			echo "$d" >>unsaid
+	done <converted &&
+	{ test ! -s unsaid || { cat unsaid; false; }; }
+'
+
 test_expect_success LINUX_SOURCE,PYTHON3 'every push-down puts smp_lock.h among the <...> includes, before local ones' '
 	"$BKL_ROOT/scripts/place-includes.py" --check "$PATCHES" >out 2>&1 ||
 		{ cat out; exit 1; }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "campaign/drivers.h"
 #include "lib/paths.h"
+#include "qemu/driver.h"
 #include "report/report.h"
 #include "web/web.h"
 
@@ -120,6 +121,23 @@ static void patches(struct strbuf *sb, const struct report_driver *d)
 	strbuf_release(&path);
 }
 
+/* How the BKL reaches it, and whether QEMU exercises it (or what QEMU lacks). */
+static void html_reach_qemu(struct strbuf *sb, const struct report_driver *d)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = qdriver_exercised(d->name, &why);
+
+	if (d->cover)
+		html_addf(sb, "<dt>reach</dt><dd>%s%s%s%s%s</dd>", d->cover,
+			  d->follows && *d->follows ? " " : "", d->follows ? d->follows : "",
+			  d->via && *d->via ? ": " : "", d->via ? d->via : "");
+	if (r > 0)
+		html_addf(sb, "<dt>QEMU</dt><dd>exercised by <code>%s</code></dd>", why.buf);
+	else if (!r)
+		html_addf(sb, "<dt>QEMU</dt><dd>not exercised: %s</dd>", why.buf);
+	strbuf_release(&why);
+}
+
 static void history(struct strbuf *sb, const struct report *r)
 {
 	int i;
@@ -166,7 +184,9 @@ void html_driver_body(struct strbuf *sb, const struct report *r, int with_repo)
 		  d->claimed_by ? d->claimed_by : "nobody",
 		  d->since ? ", since " : "", d->since ? d->since : "");
 	html_addf(sb, "<dt>found</dt><dd>%d explicit sites, %d implicit entry points, "
-		  "%d chains, %d imbalances</dd></dl>", d->sites, d->implicit, d->chains, d->imbalances);
+		  "%d chains, %d imbalances</dd>", d->sites, d->implicit, d->chains, d->imbalances);
+	html_reach_qemu(sb, d);
+	strbuf_addstr(sb, "</dl>");
 	if (!d->claimed_by && !strcmp(d->status, "unclaimed"))
 		html_addf(sb, "<p><a href=\"/pick#%u\">Claim it on the pick-a-driver page \xe2\x86\x92</a></p>",
 			  d->name);
