@@ -31,7 +31,10 @@ static void add_fn(struct qwitness_fn **list, int *nr, const char *name, size_t 
 	(*nr)++;
 }
 
-/* "nvram_misc_open() in drivers/char/nvram.c, ->open() called from ..." */
+/*
+ * "nvram_misc_open() in drivers/char/nvram.c, ->open() called from ...";
+ * an ->fasync() too: the exerciser sets O_ASYNC on every node it opens.
+ */
 static void scan_entry_points(struct qwitness *w, char *para)
 {
 	char *tok[4] = { NULL }, *t;
@@ -46,7 +49,7 @@ static void scan_entry_points(struct qwitness *w, char *para)
 			continue;
 		len = strlen(tok[0]);
 		if (len > 2 && !strcmp(tok[0] + len - 2, "()") && !strcmp(tok[1], "in") &&
-		    !strcmp(tok[3], "->open()"))
+		    (!strcmp(tok[3], "->open()") || !strcmp(tok[3], "->fasync()")))
 			add_fn(&w->opens, &w->nr_opens, tok[0], len - 2, 0);
 	}
 }
@@ -188,7 +191,7 @@ void qwitness_judge(struct qwitness *w, struct qboot *b)
 		strbuf_addf(&why, "witness: no BKL acquirers on the console (%s)",
 			    w->none ? w->none : "the exerciser did not print them");
 	else if (!w->nr_opens)
-		strbuf_addstr(&why, "witness: the push-down names no ->open() entry point to look for");
+		strbuf_addstr(&why, "witness: the push-down names no ->open() or ->fasync() entry point to look for");
 	else if (w->expect && !total)
 		strbuf_addf(&why, "witness: %s never took the BKL, though its push-down is applied",
 			    names.buf);

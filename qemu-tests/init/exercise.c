@@ -31,6 +31,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,20 @@ struct counts {
 	int last_errno;
 };
 
+/*
+ * O_ASYNC on, then off: the driver's ->fasync() runs twice, as an fcntl()
+ * of a program that wants SIGIO makes it (main() ignores SIGIO).
+ */
+static void toggle_async(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETOWN, getpid()) < 0)
+		return;
+	if (fcntl(fd, F_SETFL, fl | O_ASYNC) == 0)
+		fcntl(fd, F_SETFL, fl & ~O_ASYNC);
+}
+
 static void one_round(int n, struct counts *c, char *buf, size_t size)
 {
 	struct pollfd pfd;
@@ -158,6 +173,7 @@ static void one_round(int n, struct counts *c, char *buf, size_t size)
 		c->polls++;
 	if (nodes[n].read && read(fd, buf, 64) >= 0)
 		c->reads++;
+	toggle_async(fd);
 	for (i = 0; i < nr_ioctls; i++) {
 		if (ioctls[i].node != n)
 			continue;
@@ -291,6 +307,7 @@ int main(void)
 	int total;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGIO, SIG_IGN);		/* toggle_async(): no SIGIO ends us */
 	each_item("bkl_nodes", add_node);
 	if (!nr_nodes) {
 		puts("exercise: no nodes to exercise (bkl_nodes unset)");
