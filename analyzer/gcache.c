@@ -40,12 +40,6 @@ int gcache_path(sqlite3 *db, const char *lock, struct strbuf *out)
 	return 0;
 }
 
-void gcache_key(const char *lock, struct strbuf *out)
-{
-	strbuf_addf(out, "schema %d rules %s facts %s lock %s", db_schema_version(),
-		    analyzer_rules_key(), analyzer_facts_key(), lock);
-}
-
 /* ---- writing ---- */
 
 struct gc_writer {
@@ -320,9 +314,9 @@ uint64_t gcache_db_token(sqlite3 *db)
  * c filled (with the files to read from the DB and those not built),
  * else 1 (a full load), -1 on a DB error.
  */
-int gcache_load(sqlite3 *db, const char *lock, struct gcache *c)
+int gcache_load(sqlite3 *db, const char *lock, const char *key, struct gcache *c)
 {
-	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
 	uint64_t token = gcache_db_token(db);
 	FILE *f;
 	int ret = 1;
@@ -330,11 +324,10 @@ int gcache_load(sqlite3 *db, const char *lock, struct gcache *c)
 	memset(c, 0, sizeof(*c));
 	if (!token || gcache_path(db, lock, &path))
 		goto out;
-	gcache_key(lock, &key);
 	f = fopen(path.buf, "rb");
 	if (!f)
 		goto out;
-	if (!read_file(c, f, token, key.buf))
+	if (!read_file(c, f, token, key))
 		ret = 0;
 	fclose(f);
 	if (ret)
@@ -349,7 +342,6 @@ out:
 	if (ret)
 		gcache_release(c);
 	strbuf_release(&path);
-	strbuf_release(&key);
 	return ret;
 }
 

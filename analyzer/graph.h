@@ -144,9 +144,8 @@ void gmap_free(struct gmap *m);
 /* gcache.c */
 struct strbuf;
 int gcache_path(sqlite3 *db, const char *lock, struct strbuf *out);
-void gcache_key(const char *lock, struct strbuf *out);
 uint64_t gcache_db_token(sqlite3 *db);
-int gcache_load(sqlite3 *db, const char *lock, struct gcache *c);
+int gcache_load(sqlite3 *db, const char *lock, const char *key, struct gcache *c);
 int gcache_write(struct graph *g, const char *path, uint64_t token, const char *key);
 int gcache_dirty(const struct gcache *c, int file_id);
 int gcache_unbuilt(const struct gcache *c, int file_id);

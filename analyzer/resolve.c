@@ -347,7 +347,10 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
 		return -1;
 	g.prims = &prims;
 	/* the last pass's snapshot, and the files analyzed since from the DB */
-	if (!o->full_pass && (rc = gcache_load(db, lock, &gc)) < 0)
+	/* what the snapshot's rows depend on besides the files: this bkl's */
+	strbuf_addf(&key, "schema %d rules %s facts %s lock %s", db_schema_version(),
+		    analyzer_rules_key(), analyzer_facts_key(), lock);
+	if (!o->full_pass && (rc = gcache_load(db, lock, key.buf, &gc)) < 0)
 		goto out;
 	g.gc = rc ? NULL : &gc;
 	*incremental += !rc;
@@ -363,7 +366,6 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
 	*unresolved += g.unresolved;
 	*unresolved_held += g.unresolved_held;
 	/* a snapshot not written is one the next pass does not trust: full */
-	gcache_key(lock, &key);
 	if (!gcache_path(db, lock, &path) && gcache_write(&g, path.buf, token, key.buf))
 		warning("the next global pass will be a full one");
 out:
