@@ -76,6 +76,7 @@ bench: setup bkl
 	scripts/bench-web.sh
 	scripts/bench-analyzer.sh
 	scripts/bench-audit.sh
+	scripts/bench-incremental.sh
 	scripts/bench-qemu.sh
 
 clean:

@@ -39,6 +39,11 @@ struct analyzer_opts {
 	 */
 	int timeout;
 	long max_mem_mib;
+	/*
+	 * The global pass loads every file's facts from the DB (not the
+	 * last pass's snapshot and the files analyzed since: gcache.c).
+	 */
+	int full_pass;
 };
 
 struct analyzer_stats {

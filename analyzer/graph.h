@@ -9,6 +9,7 @@
  * Nodes are the analyzed functions, then one node per name called but
  * not analyzed (externals: primitives, mostly).
  */
+#include <stdint.h>
 #include "analyzer/internal.h"
 
 struct g_fn {
@@ -84,8 +85,34 @@ struct g_tlist {
 	int nr, alloc;
 };
 
+/* gcache.c: the rows of the last pass's snapshot (calls: as in SQL) */
+struct gc_fn {
+	const char *name, *file, *path;
+	int file_id, line, is_static;
+};
+
+struct gc_call {
+	const char *caller, *callee, *st, *member, *tbl, *guard, *args;
+	int file_id, line, kind, callee_static, held, has_gfp, tbl_static;
+	long long gfp;
+};
+
+struct gcache {
+	const char **strs;
+	int nr_strs;
+	struct gc_fn *fns;
+	struct gc_call *calls;
+	struct g_store *stores;
+	struct g_reg *regs;
+	int nr_fns, nr_calls, nr_stores, nr_regs;
+	int *dirty, nr_dirty;		/* file ids to read from the DB, sorted */
+	int *unbuilt, nr_unbuilt;	/* file ids the config does not build, sorted */
+};
+
 struct graph {
 	const struct primitives *prims;
+	const struct gcache *gc;	/* NULL: every row from the DB */
+	int nr_loaded_edges;		/* the calls' edges (copies come after) */
 	const char *lock;		/* files.lock of the rows loaded */
 	struct g_fn *fns;
 	int nr_fns, alloc_fns, nr_bodies;
@@ -113,6 +140,20 @@ struct graph {
 void gmap_put(struct gmap *m, const char *name, int scope, int value);
 int gmap_get(struct gmap *m, const char *name, int scope);
 void gmap_free(struct gmap *m);
+
+/* gcache.c */
+struct strbuf;
+int gcache_path(sqlite3 *db, const char *lock, struct strbuf *out);
+uint64_t gcache_db_token(sqlite3 *db);
+int gcache_load(sqlite3 *db, const char *lock, const char *key, struct gcache *c);
+int gcache_write(struct graph *g, const char *path, uint64_t token, const char *key);
+int gcache_dirty(const struct gcache *c, int file_id);
+int gcache_unbuilt(const struct gcache *c, int file_id);
+void gcache_release(struct gcache *c);
+
+/* load.c: the facts' rows, from the DB and the snapshot g->gc */
+int graph_add_fn(struct graph *g, const char *name, int file_id, int ext);
+int graph_load_facts(sqlite3 *db, struct graph *g);
 
 /* resolve.c */
 int graph_load(sqlite3 *db, struct graph *g);

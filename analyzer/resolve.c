@@ -17,133 +17,21 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include "analyzer/analyzer.h"
 #include "analyzer/graph.h"
 #include "db/db.h"
 #include "lib/embed.h"
 #include "ktree/series.h"
-
-/* Each pass is one lock's: the rows of the files analyzed for it. */
-#define LOCK_FILES	"WHERE file_id IN (SELECT id FROM files WHERE lock = @lock) "
+#include "lib/strbuf.h"
+#include "lib/usage.h"
 
 static const char *col(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
 	return t ? intern((const char *)t, strlen((const char *)t)) : NULL;
-}
-
-static int add_fn(struct graph *g, const char *name, int file_id, int ext)
-{
-	struct g_fn *f = ARR_PUSH(g->fns, g->nr_fns, g->alloc_fns);
-
-	f->name = name;
-	f->file_id = file_id;
-	f->ext = ext;
-	f->next_same_name = -1;
-	return g->nr_fns - 1;
-}
-
-/*
- * Chain a non-static function into its name's list.  The head is what
- * a call by name reaches: a definition the audited configuration builds
- * comes before one it does not (kfree() is in mm/slub.c, not in the
- * mm/slob.c that allmodconfig leaves out).
- */
-static void add_global(struct graph *g, int n)
-{
-	struct g_fn *f = &g->fns[n];
-	int head = gmap_get(&g->fmap, f->name, SCOPE_GLOBAL);
-
-	if (head >= 0 && f->unbuilt && !g->fns[head].unbuilt) {
-		f->next_same_name = g->fns[head].next_same_name;
-		g->fns[head].next_same_name = n;
-		return;
-	}
-	f->next_same_name = head;
-	gmap_put(&g->fmap, f->name, SCOPE_GLOBAL, n);
-}
-
-static int load_functions(sqlite3 *db, struct graph *g)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT f.file_id, f.name, f.file, f.line, f.static, "
-				      "files.path, EXISTS (SELECT 1 FROM audit_kinds k WHERE "
-				      "k.path = files.path AND k.kind IN ('O', 'D')) "
-				      "FROM functions f JOIN files ON files.id = "
-				      "f.file_id WHERE files.lock = @lock "
-				      "ORDER BY f.file_id, f.name");
-	int rc;
-
-	if (!st || db_bind_text(st, "@lock", g->lock)) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int n = add_fn(g, col(st, 1), sqlite3_column_int(st, 0), 0);
-		struct g_fn *f = &g->fns[n];
-
-		f->file = col(st, 2);
-		f->line = sqlite3_column_int(st, 3);
-		f->is_static = sqlite3_column_int(st, 4);
-		f->path = col(st, 5);
-		f->unbuilt = sqlite3_column_int(st, 6);
-		gmap_put(&g->fmap, f->name, f->file_id, n);
-		if (!f->is_static)
-			add_global(g, n);
-	}
-	sqlite3_finalize(st);
-	g->nr_bodies = g->nr_fns;
-	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
-}
-
-static int held_mask(const char *s)
-{
-	return !strcmp(s, "yes") ? HELD_YES : !strcmp(s, "caller") ? HELD_CALLER : HELD_NO;
-}
-
-static int load_calls(sqlite3 *db, struct graph *g)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, caller, line, kind, callee, callee_static, "
-				      "struct, member, held, gfp, tbl, tbl_static, guard, args "
-				      "FROM calls " LOCK_FILES
-				      "ORDER BY file_id, caller, line, rowid");
-	int rc, last = -1;
-
-	if (!st || db_bind_text(st, "@lock", g->lock)) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int caller = gmap_get(&g->fmap, col(st, 1), sqlite3_column_int(st, 0));
-		const char *kind = (const char *)sqlite3_column_text(st, 3);
-		struct g_edge *e;
-
-		if (caller < 0)
-			continue;
-		e = ARR_PUSH(g->edges, g->nr_edges, g->alloc_edges);
-		e->caller = caller;
-		e->line = sqlite3_column_int(st, 2);
-		e->kind = kind[0] == 'd' ? CALL_DIRECT : kind[0] == 'm' ? CALL_MEMBER : CALL_POINTER;
-		e->callee = col(st, 4);
-		e->callee_static = sqlite3_column_int(st, 5);
-		e->st = col(st, 6);
-		e->member = col(st, 7);
-		e->held = held_mask((const char *)sqlite3_column_text(st, 8));
-		if (sqlite3_column_type(st, 9) != SQLITE_NULL) {
-			e->has_gfp = 1;
-			e->gfp = sqlite3_column_int64(st, 9);
-		}
-		e->tbl = col(st, 10);
-		e->tbl_static = sqlite3_column_int(st, 11);
-		e->guard = col(st, 12);
-		e->args = col(st, 13);
-		if (caller != last)
-			g->fns[caller].first_edge = g->nr_edges - 1;
-		g->fns[caller].nr_edges++;
-		last = caller;
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
 }
 
 static const char *member_key(const char *st, const char *member, const char *extra)
@@ -154,35 +42,11 @@ static const char *member_key(const char *st, const char *member, const char *ex
 	return intern(buf, n < (int)sizeof(buf) ? n : (int)sizeof(buf) - 1);
 }
 
-static int load_stores(sqlite3 *db, struct graph *g)
+/* Stores by struct.member: the chains resolution walks. */
+static void index_stores(struct graph *g)
 {
-	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, struct, member, value, kind, "
-				      "value_static, tbl, tbl_static, function, file, line "
-				      "FROM fptr_stores " LOCK_FILES "ORDER BY file_id, line");
-	int rc, i;
+	int i;
 
-	if (!st || db_bind_text(st, "@lock", g->lock)) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct g_store *s = ARR_PUSH(g->stores, g->nr_stores, g->alloc_stores);
-
-		s->file_id = sqlite3_column_int(st, 0);
-		s->st = col(st, 1);
-		s->member = col(st, 2);
-		s->value = col(st, 3);
-		s->is_table = !strcmp((const char *)sqlite3_column_text(st, 4), "table");
-		s->value_static = sqlite3_column_int(st, 5);
-		s->tbl = col(st, 6);
-		s->tbl_static = sqlite3_column_int(st, 7);
-		s->function = col(st, 8);
-		s->file = col(st, 9);
-		s->line = sqlite3_column_int(st, 10);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("sqlite: %s", sqlite3_errmsg(db));
 	g->store_next = xrealloc_arr(NULL, g->nr_stores + 1, sizeof(int));
 	for (i = g->nr_stores - 1; i >= 0; i--) {
 		const char *k = member_key(g->stores[i].st, g->stores[i].member, NULL);
@@ -190,7 +54,6 @@ static int load_stores(sqlite3 *db, struct graph *g)
 		g->store_next[i] = gmap_get(&g->smap, k, 0);
 		gmap_put(&g->smap, k, 0, i);
 	}
-	return 0;
 }
 
 static void add_table(struct graph *g, const char *name, int scope, const char *kind, int reg)
@@ -230,39 +93,6 @@ static void register_tables(struct graph *g, int r)
 	}
 }
 
-static int load_regs(sqlite3 *db, struct graph *g)
-{
-	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, kind, via, struct, member, tbl, "
-				      "tbl_static, function, file, line FROM registrations "
-				      LOCK_FILES "ORDER BY file_id, line");
-	int rc, i;
-
-	if (!st || db_bind_text(st, "@lock", g->lock)) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct g_reg *r = ARR_PUSH(g->regs, g->nr_regs, g->alloc_regs);
-
-		r->file_id = sqlite3_column_int(st, 0);
-		r->kind = col(st, 1);
-		r->via = col(st, 2);
-		r->st = col(st, 3);
-		r->member = col(st, 4);
-		r->tbl = col(st, 5);
-		r->tbl_static = sqlite3_column_int(st, 6);
-		r->function = col(st, 7);
-		r->file = col(st, 8);
-		r->line = sqlite3_column_int(st, 9);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error("sqlite: %s", sqlite3_errmsg(db));
-	for (i = 0; i < g->nr_regs; i++)
-		register_tables(g, i);
-	return 0;
-}
-
 /* The node of a function stored or called by name from file_id. */
 static int function_node(struct graph *g, const char *name, int is_static, int file_id)
 {
@@ -274,7 +104,7 @@ static int function_node(struct graph *g, const char *name, int is_static, int f
 		return n;
 	n = gmap_get(&g->fmap, name, SCOPE_EXTERN);
 	if (n < 0) {
-		n = add_fn(g, name, 0, 1);
+		n = graph_add_fn(g, name, 0, 1);
 		gmap_put(&g->fmap, name, SCOPE_EXTERN, n);
 	}
 	return n;
@@ -448,8 +278,14 @@ static void resolve_edges(struct graph *g)
 
 int graph_load(sqlite3 *db, struct graph *g)
 {
-	if (load_functions(db, g) || load_calls(db, g) || load_stores(db, g) || load_regs(db, g))
+	int i;
+
+	if (graph_load_facts(db, g))
 		return -1;
+	g->nr_loaded_edges = g->nr_edges;
+	index_stores(g);
+	for (i = 0; i < g->nr_regs; i++)
+		register_tables(g, i);
 	resolve_edges(g);
 	graph_coverage(g);
 	graph_specialize(g);
@@ -498,21 +334,43 @@ static int set_meta(sqlite3 *db, const char *key, long value)
 
 /* One lock's pass over the rows of its files: coverage, then chains. */
 static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *lock,
-			long *unresolved, long *unresolved_held)
+			uint64_t token, int *incremental, long *unresolved,
+			long *unresolved_held)
 {
 	struct primitives prims;
 	struct graph g = { .lock = lock };
-	int ret = -1, nr_chains = 0;
+	struct gcache gc;
+	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
+	int ret = -1, nr_chains = 0, rc = 1;
 
 	if (profiles_from_db(db, o, lock, &prims))
 		return -1;
 	g.prims = &prims;
-	if (!graph_load(db, &g) && !graph_store_coverage(db, &g) &&
-	    !graph_store_entry_imbalances(db, &g) && !chains_store(db, &g, &nr_chains)) {
-		*unresolved += g.unresolved;
-		*unresolved_held += g.unresolved_held;
-		ret = 0;
+	/* the last pass's snapshot, and the files analyzed since from the DB */
+	/* what the snapshot's rows depend on besides the files: this bkl's */
+	strbuf_addf(&key, "schema %d rules %s facts %s lock %s", db_schema_version(),
+		    analyzer_rules_key(), analyzer_facts_key(), lock);
+	if (!o->full_pass && (rc = gcache_load(db, lock, key.buf, &gc)) < 0)
+		goto out;
+	g.gc = rc ? NULL : &gc;
+	*incremental += !rc;
+	ret = graph_load(db, &g);
+	if (!rc)
+		gcache_release(&gc);
+	g.gc = NULL;
+	if (ret || graph_store_coverage(db, &g) || graph_store_entry_imbalances(db, &g) ||
+	    chains_store(db, &g, &nr_chains)) {
+		ret = -1;
+		goto out;
 	}
+	*unresolved += g.unresolved;
+	*unresolved_held += g.unresolved_held;
+	/* a snapshot not written is one the next pass does not trust: full */
+	if (!gcache_path(db, lock, &path) && gcache_write(&g, path.buf, token, key.buf))
+		warning("the next global pass will be a full one");
+out:
+	strbuf_release(&path);
+	strbuf_release(&key);
 	graph_free(&g);
 	primitives_release(&prims);
 	return ret;
@@ -545,7 +403,16 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 	const char *locks[MAX_LOCKS];
 	long unresolved = 0, unresolved_held = 0;
 	sqlite3_stmt *st;
-	int i, nr = 0, rc;
+	int i, nr = 0, rc, incremental = 0, dirty = 0;
+	struct timespec ts;
+	uint64_t token;
+	char hex[17], buf[32];
+
+	/* this pass's snapshots and the DB say the same token, or neither is trusted */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	token = fnv1a(fnv1a(FNV1A_INIT, &ts, sizeof(ts)), &(pid_t){ getpid() }, sizeof(pid_t));
+	token |= 1;
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)token);
 
 	/* read and write in one transaction: a consistent view, one commit */
 	if (db_begin(db))
@@ -563,10 +430,22 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 		    "DELETE FROM chains; DELETE FROM headers WHERE id NOT IN "
 		    "(SELECT header_id FROM file_headers)"))
 		goto out_rollback;
+	st = db_prepare(db, "SELECT count(*) FROM global_dirty");
+	if (!st || sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		goto out_rollback;
+	}
+	dirty = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
 	for (i = 0; i < nr; i++)
-		if (resolve_lock(db, o, locks[i], &unresolved, &unresolved_held))
+		if (resolve_lock(db, o, locks[i], token, &incremental, &unresolved,
+				 &unresolved_held))
 			goto out_rollback;
-	if (set_meta(db, "analyzer.resolved", 1) || 
+	snprintf(buf, sizeof(buf), incremental == nr && nr ? "incremental %d" : "full", dirty);
+	if (db_exec(db, "DELETE FROM global_dirty") ||
+	    set_meta_text(db, "analyzer.graph", hex) ||
+	    set_meta_text(db, "analyzer.last_pass", buf) ||
+	    set_meta(db, "analyzer.resolved", 1) ||
 	    set_meta_text(db, "analyzer.rules", analyzer_rules_key()) ||
 	    set_meta(db, "analyzer.unresolved", unresolved) ||
 	    set_meta(db, "analyzer.unresolved_held", unresolved_held))

@@ -25,6 +25,7 @@ struct kjobs {
 	int quiet;		/* no progress output */
 	/* --lock-profile, --kernel-profile for every worker; NULL: the tree's */
 	const char *lock_profile, *kernel_profile;
+	int full_pass;		/* bkl merge --full: no snapshot of the last pass */
 	/* bkl audit's batches: one progress line over all of them */
 	int base, base_failed, total;	/* done and failed before this run; in all */
 	double t0;		/* when the first batch started (CLOCK_MONOTONIC) */

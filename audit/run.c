@@ -48,7 +48,7 @@ int audit_resolved(sqlite3 *db)
 /* bkl merge --db DB SHARD...: the shards in, then the global pass (if resolve). */
 int audit_merge_shards(const char *db_path, const struct kjobs *k, int resolve)
 {
-	const char **argv = calloc(k->jobs + 6, sizeof(*argv));
+	const char **argv = calloc(k->jobs + 7, sizeof(*argv));
 	char **shards = calloc(k->jobs, sizeof(*shards));
 	struct strbuf out = STRBUF_INIT;
 	int i, nr = 0, rc;
@@ -61,6 +61,8 @@ int audit_merge_shards(const char *db_path, const struct kjobs *k, int resolve)
 	argv[nr++] = db_path;
 	if (!resolve)
 		argv[nr++] = "--no-resolve";
+	else if (k->full_pass)
+		argv[nr++] = "--full";
 	for (i = 0; i < k->jobs; i++) {
 		char buf[PATH_MAX];
 

@@ -38,7 +38,7 @@
 
 const char usage_audit[] =
 	"usage: bkl audit [--tree DIR] [--config defconfig|allmodconfig|FILE] [--db DB]\n"
-	"                 [-j N] [--all-arch] [--force] [--timeout SECS] [--batch N]\n"
+	"                 [-j N] [--all-arch] [--force] [--full-pass] [--timeout SECS] [--batch N]\n"
 	"                 [--lock NAME] [--kernel-profile NAME]\n"
 	"                 [--show-flags | --plan | --jobs-list N | --shard I/N] [DIR|FILE...]\n"
 	"\n"
@@ -62,6 +62,9 @@ const char usage_audit[] =
 	"    -j N             analyzer processes (default: the number of CPUs)\n"
 	"    --all-arch       also analyze arch/* other than x86\n"
 	"    --force          analyze every file again\n"
+	"    --full-pass      the global pass reads every file's facts from the\n"
+	"                     database, not only those of the files analyzed since\n"
+	"                     its last run (the others from its snapshot, DB.graph-LOCK)\n"
 	"    --timeout SECS   give up on a file after SECS seconds (default 300)\n"
 	"    --show-flags     print each file and its sparse flags, tab-separated\n"
 	"                     (F built, O listed but off, D its directory's, H host\n"
@@ -362,7 +365,7 @@ int cmd_audit(int argc, const char **argv)
 {
 	const char *opt_tree = NULL, *config = "allmodconfig", *db_opt = NULL;
 	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), all_arch = 0, force = 0, timeout = 300;
-	int show = 0, plan = 0, jobs_list = 0, batch = 0;
+	int show = 0, plan = 0, jobs_list = 0, batch = 0, full_pass = 0;
 	const char *lock = NULL, *kprofile = NULL;
 	struct analyzer_opts ao = { 0 };
 	struct strbuf more = STRBUF_INIT;
@@ -389,6 +392,7 @@ int cmd_audit(int argc, const char **argv)
 		OPT_INT_RANGE('j', "jobs", &jobs, 1, 1024),
 		OPT_BOOL(0, "all-arch", &all_arch),
 		OPT_BOOL(0, "force", &force),
+		OPT_BOOL(0, "full-pass", &full_pass),
 		OPT_INT(0, "timeout", &timeout),
 		OPT_INT(0, "batch", &batch),
 		OPT_BOOL(0, "show-flags", &show),
@@ -519,6 +523,7 @@ int cmd_audit(int argc, const char **argv)
 	k.timeout = timeout;
 	k.lock_profile = lock;
 	k.kernel_profile = kprofile;
+	k.full_pass = full_pass;
 	strbuf_addf(&shards, "%s.shards", db_path);
 	k.shard_dir = shards.buf;
 	if (audit_progress_plan(db, (const char *const *)w.files, p.kind, w.nr, p.job,

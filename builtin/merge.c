@@ -8,7 +8,7 @@
 #include "lib/usage.h"
 
 const char usage_merge[] =
-	"usage: bkl merge [--db OUT] [--primitives FILE] [--no-resolve] SHARD.db...\n"
+	"usage: bkl merge [--db OUT] [--primitives FILE] [--no-resolve | --full] SHARD.db...\n"
 	"\n"
 	"Merge shard databases written by 'bkl analyze --no-resolve' into OUT:\n"
 	"each shard's files replace the same paths in OUT, one transaction per\n"
@@ -20,7 +20,11 @@ const char usage_merge[] =
 	"    --db OUT           the database (default $BKL_DB, else $BKL_CACHE/bkl.db)\n"
 	"    --primitives FILE  replace the built-in analyzer/primitives.txt\n"
 	"    --no-resolve       merge only: another merge will run the global pass\n"
-	"                       (bkl audit's batches between two resolves)\n";
+	"                       (bkl audit's batches between two resolves)\n"
+	"    --full             the global pass reads every file's facts from the\n"
+	"                       database (default: the files analyzed or removed\n"
+	"                       since the last pass, the others from its snapshot,\n"
+	"                       OUT.graph-LOCK, when that can be trusted)\n";
 
 int cmd_merge(int argc, const char **argv)
 {
@@ -32,6 +36,7 @@ int cmd_merge(int argc, const char **argv)
 		OPT_STRING(0, "db", &db_path),
 		OPT_STRING(0, "primitives", &o.primitives),
 		OPT_BOOL(0, "no-resolve", &no_resolve),
+		OPT_BOOL(0, "full", &o.full_pass),
 		OPT_END()
 	};
 
