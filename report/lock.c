@@ -447,9 +447,9 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 		strbuf_addstr(sb, "{\"format\": \"bkl-lock-report\", \"version\": 2, \"lock\": ");
 		json_str_or_null(sb, lock);
 		strbuf_addf(sb, ", \"totals\": {\"files\": %d, \"failed\": %d, \"sites\": %d, "
-			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d, \"partial\": %d, "
-			    "\"deadlocks\": %d}", r.files, r.failed, r.sites, r.imbalances, r.chains,
-			    r.precise, r.partial, r.deadlocks);
+			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d, \"deadlocks\": %d, "
+			    "\"partial\": %d}", r.files, r.failed, r.sites, r.imbalances, r.chains,
+			    r.precise, r.deadlocks, r.partial);
 	} else {
 		strbuf_addf(sb, "lock %s: %d files analyzed (%d failed%s): %d sites, %d imbalances, "
 			    "%d chains that sleep or wait with it held (%d precise: no call by "
