@@ -12,7 +12,8 @@
  * else all the DB's.
  *
  * A handler that reaches the lock (a call to a lock rule of the profile,
- * directly or through calls into analyzed bodies, held or not) makes the
+ * directly or through calls into analyzed bodies, held or not, by name
+ * or through tables the DB knows are reached, never by type) makes the
  * wait a deadlock when it is made with the lock held: chains.c then ends
  * the chain there in class deadlock and goes on into the handler.
  */
@@ -127,6 +128,17 @@ static int is_prim(const struct graph *g, const char *name)
 	return 0;
 }
 
+/*
+ * May the handler's way to the lock go through target k of e?  A call by
+ * name, through a registered table or the one table the code names; not
+ * a call resolved by the member's type alone (any function stored in
+ * that member anywhere would make almost every handler reach the lock).
+ */
+static int precise_target(const struct g_edge *e, int k)
+{
+	return e->kind == CALL_DIRECT || e->by_table || e->targets[k].reg >= 0;
+}
+
 /* Backwards from every call to the lock: each function's distance to it. */
 static void lock_distances(struct graph *g, struct deadlocks *d)
 {
@@ -141,7 +153,7 @@ static void lock_distances(struct graph *g, struct deadlocks *d)
 	}
 	for (i = 0; i < g->nr_edges; i++)
 		for (k = 0; k < g->edges[i].nr_targets; k++)
-			if (enter[g->edges[i].targets[k].node])
+			if (enter[g->edges[i].targets[k].node] && precise_target(&g->edges[i], k))
 				start[g->edges[i].targets[k].node + 1]++;
 	for (n = 0; n < g->nr_fns; n++)
 		start[n + 1] += start[n];
@@ -155,6 +167,8 @@ static void lock_distances(struct graph *g, struct deadlocks *d)
 		for (k = 0; k < e->nr_targets; k++) {
 			int t = e->targets[k].node;
 
+			if (!precise_target(e, k))
+				continue;
 			if (enter[t])
 				rev[fill[t]++] = i;
 			if (lock[t] && d->dist[e->caller] == INF) {
