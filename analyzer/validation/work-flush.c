@@ -6,7 +6,8 @@
  * by the struct and member INIT_WORK set up (6.1's macro: a store into
  * work_struct.func), or by the variable DECLARE_WORK initialized; a
  * workqueue's flush waits for every work queued on it (queue_work on
- * the same struct member, schedule_work on system_wq).
+ * the same struct member, schedule_work on system_wq; 6.1's
+ * flush_workqueue() macro names it through a local).
  */
 #define __acquires(x) __attribute__((context(x, 0, 1)))
 #define __releases(x) __attribute__((context(x, 1, 0)))
@@ -41,6 +42,7 @@ static inline int schedule_work(struct work_struct *work)
 }
 extern void __flush_workqueue(struct workqueue_struct *wq);
 #define flush_scheduled_work() __flush_workqueue(system_wq)
+#define flush_workqueue(wq) ({ struct workqueue_struct *_wq = (wq); __flush_workqueue(_wq); })
 extern void destroy_workqueue(struct workqueue_struct *wq);
 
 struct port {
@@ -81,6 +83,7 @@ int port_release(struct port *p)
 	lock_kernel();
 	flush_work(&p->tx);
 	flush_work(&p->hangup);
+	flush_workqueue(p->wq);
 	destroy_workqueue(p->wq);
 	flush_scheduled_work();
 	unlock_kernel();
@@ -91,23 +94,28 @@ int port_release(struct port *p)
  * check-name: flush_work and workqueue flushes resolved to their work
  * check-command: chains
  * check-output-start
- * work-flush.c:82: warning: 'port_release' may wait for another task with the BKL held (wait):
- *   port_release  work-flush.c:82
- *     flush_work
- * work-flush.c:83: warning: 'port_release' may wait, with the BKL held, for work that takes it (deadlock):
- *   port_release  work-flush.c:83
- *     flush_work  work-flush.c:73  => its work, set up here
- *       port_hangup  work-flush.c:55
- *         lock_kernel
- * work-flush.c:84: warning: 'port_release' may wait, with the BKL held, for work that takes it (deadlock):
+ * work-flush.c:84: warning: 'port_release' may wait for another task with the BKL held (wait):
  *   port_release  work-flush.c:84
- *     destroy_workqueue  work-flush.c:75  => work queued on it here
- *       port_hangup  work-flush.c:55
- *         lock_kernel
+ *     flush_work
  * work-flush.c:85: warning: 'port_release' may wait, with the BKL held, for work that takes it (deadlock):
  *   port_release  work-flush.c:85
- *     __flush_workqueue  work-flush.c:76  => work queued on it here
- *       port_event  work-flush.c:65
+ *     flush_work  work-flush.c:75  => its work, set up here
+ *       port_hangup  work-flush.c:57
+ *         lock_kernel
+ * work-flush.c:86: warning: 'port_release' may wait, with the BKL held, for work that takes it (deadlock):
+ *   port_release  work-flush.c:86
+ *     __flush_workqueue  work-flush.c:77  => work queued on it here
+ *       port_hangup  work-flush.c:57
+ *         lock_kernel
+ * work-flush.c:87: warning: 'port_release' may wait, with the BKL held, for work that takes it (deadlock):
+ *   port_release  work-flush.c:87
+ *     destroy_workqueue  work-flush.c:77  => work queued on it here
+ *       port_hangup  work-flush.c:57
+ *         lock_kernel
+ * work-flush.c:88: warning: 'port_release' may wait, with the BKL held, for work that takes it (deadlock):
+ *   port_release  work-flush.c:88
+ *     __flush_workqueue  work-flush.c:78  => work queued on it here
+ *       port_event  work-flush.c:67
  *         lock_kernel
  * check-output-end
  */
