@@ -321,6 +321,7 @@ void ast_initializer(struct tu *tu, struct symbol *var, const char *function)
 
 	if (!var->initializer || !t)
 		return;
+	work_initializer(tu, var);
 	if (t->type != SYM_STRUCT && t->type != SYM_UNION && t->type != SYM_ARRAY)
 		return;
 	walk_init(tu, t, var->initializer, tbl, function);
@@ -348,11 +349,19 @@ static void walk_expr(struct walk *w, struct expression *e)
 	if (w->inline_pos && (e->type == EXPR_CALL || e->type == EXPR_STATEMENT))
 		e->pos = *w->inline_pos;
 	switch (e->type) {
-	case EXPR_ASSIGNMENT:
+	case EXPR_ASSIGNMENT: {
+		int mark = work_mark();
+
+		st = NULL;
 		if (e->op == '=' && (st = member_deref(e->left, &base)))
 			add_store(w->tu, st, e->left->ctype->ident, e->right,
 				  root_variable(base), w->function, e->pos);
-		/* fall through */
+		walk_expr(w, e->left);
+		walk_expr(w, e->right);
+		work_assign(w->tu, e, mark, w->function, st && st->ident ? ident_str(st->ident) : NULL,
+			    st ? base : NULL);
+		break;
+	}
 	case EXPR_BINOP: case EXPR_LOGICAL: case EXPR_COMMA: case EXPR_COMPARE:
 		walk_expr(w, e->left);
 		walk_expr(w, e->right);
@@ -382,6 +391,7 @@ static void walk_expr(struct walk *w, struct expression *e)
 		break;
 	}
 	case EXPR_CALL:
+		work_call(w->tu, e, w->function);
 		walk_expr(w, e->fn);
 		FOR_EACH_PTR(e->args, x) {
 			walk_expr(w, x);
@@ -417,9 +427,12 @@ static void walk_decl(struct walk *w, struct symbol_list *list)
 	struct symbol *sym;
 
 	FOR_EACH_PTR(list, sym) {
+		int mark = work_mark();
+
 		if (!sym->initializer)
 			continue;
 		walk_expr(w, sym->initializer);
+		work_decl(sym, mark);
 		if (!w->inline_pos)
 			ast_initializer(w->tu, sym, w->function);
 	} END_FOR_EACH_PTR(sym);
@@ -493,6 +506,7 @@ void ast_prepare(struct tu *tu, struct symbol *fn, struct ast_info *ai)
 	struct walk w = { .tu = tu, .ai = ai, .function = ident_str(fn->ident) };
 
 	ai->nr_ret = 0;
+	work_function();
 	if (type && type->type == SYM_FN)
 		walk_stmt(&w, type->stmt);
 }

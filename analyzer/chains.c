@@ -27,8 +27,8 @@
 #include "db/db.h"
 #include "lib/strbuf.h"
 
-enum { CLASS_SLEEP, CLASS_WAIT, NR_CLASSES };
-static const char *const class_name[NR_CLASSES] = { "sleep", "wait" };
+enum { CLASS_SLEEP, CLASS_WAIT, CLASS_DEADLOCK, NR_CLASSES };
+static const char *const class_name[NR_CLASSES] = { "sleep", "wait", "deadlock" };
 
 #define INF 0x3fffffff
 
@@ -41,6 +41,7 @@ struct chains {
 	int *rev_start, *rev;		/* reverse edges: edge indexes, by target */
 	int *dist[NR_CLASSES], *next_edge[NR_CLASSES], *next_node[NR_CLASSES];
 	int *queue;
+	struct deadlocks dl;		/* waits whose work takes the lock */
 };
 
 static int prop(const struct g_edge *e)
@@ -74,7 +75,7 @@ static int sink_class(struct chains *c, const struct g_edge *e, int t)
 {
 	switch (c->prim[t]) {
 	case P_WAIT:
-		return CLASS_WAIT;
+		return c->dl.dead[e - c->g->edges] ? CLASS_DEADLOCK : CLASS_WAIT;
 	case P_GFP:	/* an allocation whose constant gfp may reclaim */
 		return e->has_gfp && (e->gfp & c->g->prims->gfp_reclaim) ? CLASS_SLEEP : -1;
 	case P_SLEEP:
@@ -157,6 +158,7 @@ struct step {
 	int node, line;			/* line: where node calls the next; 0 at the end */
 	const struct g_edge *edge;	/* that call, NULL at the end */
 	int to;				/* the node it reaches */
+	const struct g_dead *dead;	/* a deadlock's wait: its work, set up at file:line */
 };
 
 /*
@@ -193,6 +195,20 @@ static int build_path(struct chains *c, int cls, const struct g_edge *e, int fir
 		e = &c->g->edges[ne];
 		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, e->line, e, c->next_node[cls][n] };
 		n = c->next_node[cls][n];
+	}
+	if (cls == CLASS_DEADLOCK) {
+		const struct g_dead *d = &c->dl.d[c->dl.dead[e - c->g->edges] - 1];
+
+		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, d->line, NULL, d->handler, d };
+		for (n = d->handler;;) {
+			int next = c->dl.next_node[n], last = c->dl.dist[n] == 1;
+
+			e = &c->g->edges[c->dl.next_edge[n]];
+			*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, e->line, e, next };
+			n = next;
+			if (last)
+				break;
+		}
 	}
 	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, 0, NULL, -1 };
 	return nr;
@@ -253,8 +269,12 @@ static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_e
 		if (db_bind_int(step, "@chain", id) || db_bind_int(step, "@step", i) ||
 		    db_bind_text(step, "@function", s->name))
 			return -1;
-		if (steps[i].line && (db_bind_text(step, "@file", s->file) ||
+		if (steps[i].line && (db_bind_text(step, "@file", steps[i].dead ?
+						       steps[i].dead->file : s->file) ||
 				      db_bind_int(step, "@line", steps[i].line)))
+			return -1;
+		if (steps[i].dead && (db_bind_text(step, "@edge", steps[i].dead->how) ||
+				      db_bind_int(step, "@candidates", steps[i].dead->nr)))
 			return -1;
 		if (steps[i].edge &&
 		    (db_bind_text(step, "@edge", edge_kind(steps[i].edge, steps[i].to, &n)) ||
@@ -355,6 +375,8 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 		c.next_edge[cls] = calloc(sz, sizeof(int));
 		c.next_node[cls] = calloc(sz, sizeof(int));
 	}
+	if (deadlocks_load(db, g, &c.dl))
+		ret = -1;
 	classify(&c);
 	build_reverse(&c);
 	for (cls = 0; cls < NR_CLASSES; cls++)
@@ -377,6 +399,7 @@ int chains_store(sqlite3 *db, struct graph *g, int *nr_chains)
 	free(c.rev_start);
 	free(c.rev);
 	free(c.queue);
+	deadlocks_free(&c.dl);
 	for (cls = 0; cls < NR_CLASSES; cls++) {
 		free(c.dist[cls]);
 		free(c.next_edge[cls]);

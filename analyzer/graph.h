@@ -168,6 +168,22 @@ int graph_store_coverage(sqlite3 *db, struct graph *g);
 char *graph_stored_functions(struct graph *g);
 /* entry.c: the imbalances that depend on how functions are entered */
 int graph_store_entry_imbalances(sqlite3 *db, struct graph *g);
+/* deadlock.c: the waits whose work takes the lock */
+struct g_dead {
+	int handler;			/* the handler that takes it (its shortest way) */
+	int nr;				/* how many of the wait's handlers take it */
+	const char *file;		/* where that work was set up, or queued */
+	int line;
+	const char *how;		/* "work", "thread", "queued" */
+};
+struct deadlocks {
+	int *dead;			/* per edge: index + 1 in d[], 0: none */
+	struct g_dead *d;
+	int nr, alloc;
+	int *dist, *next_edge, *next_node;	/* per node: its way to the lock */
+};
+int deadlocks_load(sqlite3 *db, struct graph *g, struct deadlocks *d);
+void deadlocks_free(struct deadlocks *d);
 /* chains.c: compute and insert the chains (inside resolve's transaction) */
 int chains_store(sqlite3 *db, struct graph *g, int *nr_chains);
 

@@ -179,6 +179,21 @@ struct fact_row {			/* sites and imbalances */
 	int line;
 };
 
+/* Work items, threads, workqueues and the waits that name them (work.c) */
+struct fact_work {
+	const char *kind;		/* work, thread, queue, wait-work, wait-wq, wait-thread */
+	const char *object;		/* "struct foo+48", "var w+0" */
+	int object_static;		/* a static variable's: its file's */
+	const char *handler;		/* work, thread: the function it runs */
+	int handler_static;
+	const char *wq;			/* queue: the workqueue it is queued on */
+	int wq_static;
+	const char *via;		/* the call or macro */
+	const char *function;		/* NULL: a variable's initializer */
+	const char *file;
+	int line;
+};
+
 /* A store into the object a static pointer points to (objects.c) */
 struct fact_obj {
 	struct symbol *obj;
@@ -199,6 +214,8 @@ struct tu {
 	int nr_regs, alloc_regs;
 	struct fact_obj *objs;		/* stores into static pointers' pointees */
 	int nr_objs, alloc_objs;
+	struct fact_work *works;
+	int nr_works, alloc_works;
 	struct fact_row *sites;
 	int nr_sites, alloc_sites;
 	struct fact_row *imbs;
@@ -267,6 +284,16 @@ void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
 void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep);
 void facts_store_registrations(struct tu *tu);
+
+/* work.c: work items, threads, workqueues (ast.c's walk calls in) */
+void work_function(void);
+int work_mark(void);
+void work_call(struct tu *tu, struct expression *e, const char *function);
+/* st, base: the struct and address of a member stored into (ast.c), or NULL */
+void work_assign(struct tu *tu, struct expression *e, int mark, const char *function,
+		 const char *st, struct expression *base);
+void work_decl(struct symbol *sym, int mark);
+void work_initializer(struct tu *tu, struct symbol *var);
 
 /* objects.c: member calls through a file's static pointers */
 /* the variable a value is the address of (&foo_fops), not a function */

@@ -54,6 +54,11 @@ static const char *const copy_sql[] = {
 	"INSERT INTO main.entry_imbalances (file_id, file, line, function, kind, entry, lock) "
 	"SELECT i.new, b.file, b.line, b.function, b.kind, b.entry, b.lock "
 	"FROM shard.entry_imbalances b JOIN temp.bkl_idmap i ON i.old = b.file_id",
+	"INSERT INTO main.work_facts (file_id, kind, object, object_static, handler, "
+	"handler_static, wq, wq_static, via, function, file, line) SELECT i.new, w.kind, "
+	"w.object, w.object_static, w.handler, w.handler_static, w.wq, w.wq_static, w.via, "
+	"w.function, w.file, w.line FROM shard.work_facts w "
+	"JOIN temp.bkl_idmap i ON i.old = w.file_id",
 	"DROP TABLE temp.bkl_idmap",
 	"INSERT OR REPLACE INTO main.meta (key, value) VALUES ('analyzer.resolved', '0')",
 	/* the profiles the shard was analyzed with, for the global pass */

@@ -188,6 +188,15 @@ int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 	return finish(db, st, rc);
 }
 
+/* A deadlock's wait: whose handler it waits for, set up at the step's file:line. */
+static void print_handler(const char *how, int nr)
+{
+	printf("  => %s here", !strcmp(how, "thread") ? "its thread, started" :
+	       !strcmp(how, "queued") ? "work queued on it" : "its work, set up");
+	if (nr > 1)
+		printf(" (one of %d handlers that take it)", nr);
+}
+
 /*
  * function  file:line, one step a line, each deeper than the last; a
  * call resolved by the member's type alone says among how many.
@@ -204,6 +213,9 @@ static int print_steps(sqlite3_stmt *steps, sqlite3_int64 id)
 			printf("  %s:%d", text(steps, 1), sqlite3_column_int(steps, 2));
 		if (!strcmp(text(steps, 3), "by-type"))
 			printf("  (by type, one of %d)", sqlite3_column_int(steps, 4));
+		else if (!strcmp(text(steps, 3), "work") || !strcmp(text(steps, 3), "thread") ||
+			 !strcmp(text(steps, 3), "queued"))
+			print_handler(text(steps, 3), sqlite3_column_int(steps, 4));
 		putchar('\n');
 	}
 	sqlite3_reset(steps);
@@ -283,10 +295,13 @@ int analyzer_print_chains(sqlite3 *db, const char *lock, int flags)
 				break;
 			putchar('}');
 		} else {
-			printf("%s:%d: warning: '%s' may %s with %s held (%s%s%s):\n", text(st, 0),
+			const char *cls = text(st, 3);
+
+			printf("%s:%d: warning: '%s' may %s%s held%s (%s%s%s):\n", text(st, 0),
 			       sqlite3_column_int(st, 1), text(st, 2),
-			       !strcmp(text(st, 3), "wait") ? "wait for another task" : "sleep",
-			       name, text(st, 3),
+			       !strcmp(cls, "wait") ? "wait for another task with " :
+			       !strcmp(cls, "deadlock") ? "wait, with " : "sleep with ", name,
+			       !strcmp(cls, "deadlock") ? ", for work that takes it" : "", cls,
 			       !strcmp(text(st, 7), "by-type") ? "; held only through a call by type" : "",
 			       chain_unbuilt(st, 8) ? "; in a file the audited configuration does "
 			       "not build" : "");

@@ -257,6 +257,32 @@ static int store_regs(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 	return ret;
 }
 
+static int store_works(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
+{
+	sqlite3_stmt *st = db_prepare(db, "INSERT INTO work_facts (file_id, kind, object, "
+				      "object_static, handler, handler_static, wq, wq_static, via, "
+				      "function, file, line) VALUES (@id, @kind, @object, @ostatic, "
+				      "@handler, @hstatic, @wq, @wstatic, @via, @function, @file, "
+				      "@line)");
+	int i, ret = st ? 0 : -1;
+
+	for (i = 0; i < tu->nr_works && !ret; i++) {
+		const struct fact_work *w = &tu->works[i];
+
+		ret = db_bind_int(st, "@id", id) || db_bind_text(st, "@kind", w->kind) ||
+		      db_bind_text(st, "@object", w->object) ||
+		      db_bind_int(st, "@ostatic", w->object_static) ||
+		      bind_opt(st, "@handler", w->handler) ||
+		      db_bind_int(st, "@hstatic", w->handler_static) ||
+		      bind_opt(st, "@wq", w->wq) || db_bind_int(st, "@wstatic", w->wq_static) ||
+		      db_bind_text(st, "@via", w->via) || bind_opt(st, "@function", w->function) ||
+		      db_bind_text(st, "@file", w->file) || db_bind_int(st, "@line", w->line) ||
+		      db_step_done(st);
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
 static int store_rows(sqlite3 *db, sqlite3_int64 id, const struct fact_row *rows, int nr,
 		      const char *sql)
 {
@@ -321,7 +347,7 @@ int store_tu(sqlite3 *db, const struct file_info *fi, const struct tu *tu)
 	if (insert_file(db, fi, "ok", NULL, tu->partial, tu->unresolved, &id) ||
 	    store_deps(db, id, fi) ||
 	    store_functions(db, id, tu) || store_calls(db, id, tu) ||
-	    store_stores(db, id, tu) || store_regs(db, id, tu) ||
+	    store_stores(db, id, tu) || store_regs(db, id, tu) || store_works(db, id, tu) ||
 	    store_rows(db, id, tu->sites, tu->nr_sites,
 		       "INSERT INTO sites (file_id, file, line, function, kind, callee, lock) "
 		       "VALUES (@id, @file, @line, @function, @kind, @callee, "

@@ -127,7 +127,7 @@ static int chain_row(struct campaign *c, struct cdriver *d, sqlite3_stmt *q, con
 {
 	const char *cls = (const char *)sqlite3_column_text(q, 0);
 
-	if (cls && !strcmp(cls, "wait"))
+	if (cls && (!strcmp(cls, "wait") || !strcmp(cls, "deadlock")))	/* a deadlock waits too */
 		d->wait++;
 	else
 		d->sleep++;

@@ -107,10 +107,18 @@ void report_parse_path(struct report_chain *c)
 	free(copy);
 }
 
+/* deadlock, then wait, before sleep */
+static int class_rank(const char *class)
+{
+	if (!class)
+		return 0;
+	return !strcmp(class, "deadlock") ? 2 : !strcmp(class, "wait");
+}
+
 static int cmp_chain(const void *a, const void *b)
 {
 	const struct report_chain *x = a, *y = b;
-	int xw = x->class && !strcmp(x->class, "wait"), yw = y->class && !strcmp(y->class, "wait");
+	int xw = class_rank(x->class), yw = class_rank(y->class);
 	int c;
 
 	if (xw != yw)

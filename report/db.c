@@ -354,6 +354,7 @@ static void add_driver(struct report_subsys *s, const struct report_driver *d)
 	s->sites += d->sites;
 	s->implicit += d->implicit;
 	s->chains += d->chains;
+	s->deadlocks += d->deadlocks;
 	s->imbalances += d->imbalances;
 	if (report_status_covered(st)) {
 		s->remaining++;
@@ -505,7 +506,8 @@ int report_load(sqlite3 *db, const char *subsystem, const char *driver,
 		note_missing(r, "the analyzer's sites (bkl analyze)");
 	}
 	if (has_all(db, sql_chains_tables) &&
-	    load_counts(db, r, SQL_COUNT_CHAINS, offsetof(struct report_driver, chains)))
+	    (load_counts(db, r, SQL_COUNT_CHAINS, offsetof(struct report_driver, chains)) ||
+	     load_counts(db, r, SQL_COUNT_DEADLOCKS, offsetof(struct report_driver, deadlocks))))
 		goto out_err;
 	if (has_all(db, sql_imbalances_tables) &&
 	    load_counts(db, r, SQL_COUNT_IMBALANCES, offsetof(struct report_driver, imbalances)))

@@ -7,7 +7,7 @@
  *   format "bkl-report", version 1, generated, linux, tree,
  *   scope {subsystem, driver}, missing (what is not in the DB yet, or null),
  *   totals {drivers, under_bkl, status {unclaimed ... blocked}, sites,
- *           sites_left, implicit, chains, imbalances, own, follows,
+ *           sites_left, implicit, chains, deadlocks, imbalances, own, follows,
  *           possibly[, core_sites]}: drivers = own + follows; a possibly
  *           covered driver is in no other count
  * the whole tree:
@@ -17,11 +17,12 @@
  * a subsystem or a driver:
  *   subsystem {name, list, maintainers []} (subsystem only),
  *   drivers [{name, subsystem, status, module, config, claimed_by, since,
- *             files [], sites, implicit, chains, imbalances,
+ *             files [], sites, implicit, chains, deadlocks, imbalances,
  *             cover "own"|"follows"|"possibly"|null, follows [], via}],
  *   sites, implicit, imbalances [{file, line, function, kind, driver}],
  *   chains [{file, line, function, class, driver, path,
- *            steps [{function, file, line}]}], wait first, shortest first,
+ *            steps [{function, file, line}]}], deadlock, then wait, first,
+ *            shortest first (deadlocks: chains of class deadlock),
  *   qemu [{driver, phase, result, at, log}]
  * every scope:
  *   bugs [{driver, note, ts}]: bugs the audit found in the tree's own code
@@ -74,6 +75,7 @@ static void subsys_obj(struct strbuf *sb, const struct report_subsys *s)
 	kv_int(sb, "sites_left", s->sites_left, 1);
 	kv_int(sb, "implicit", s->implicit, 1);
 	kv_int(sb, "chains", s->chains, 1);
+	kv_int(sb, "deadlocks", s->deadlocks, 1);
 	kv_int(sb, "imbalances", s->imbalances, 1);
 	kv_int(sb, "own", s->own, 1);
 	kv_int(sb, "follows", s->followers, 1);
@@ -143,6 +145,7 @@ void report_json_driver(struct strbuf *sb, const struct report_driver *d)
 	kv_int(sb, "sites", d->sites, 1);
 	kv_int(sb, "implicit", d->implicit, 1);
 	kv_int(sb, "chains", d->chains, 1);
+	kv_int(sb, "deadlocks", d->deadlocks, 1);
 	kv_int(sb, "imbalances", d->imbalances, 1);
 	kv_str(sb, "cover", d->cover, 1);
 	key(sb, "follows");

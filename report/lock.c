@@ -19,12 +19,13 @@
 
 struct lock_area {
 	char name[64];
-	int sites, imbalances, chains, precise;
+	int sites, imbalances, chains, precise, deadlocks;
 };
 
 struct lock_report {
 	struct lock_area *areas;
 	int nr_areas, files, failed, sites, imbalances, chains, precise;
+	int deadlocks;			/* chains of class deadlock */
 	int partial;			/* analyzed, but sparse dropped code */
 };
 
@@ -90,7 +91,7 @@ static const char *col(sqlite3_stmt *st, int i)
 /*
  * Count each fact of the lock into its file's area; which: 0 sites,
  * 1 imbalances, 2 chains, 3 precise chains (no call resolved by type, no
- * file the configuration does not build)
+ * file the configuration does not build), 4 deadlock chains
  */
 static int count(sqlite3 *db, const char *sql, const char *lock, struct lock_report *r, int which)
 {
@@ -101,8 +102,9 @@ static int count(sqlite3 *db, const char *sql, const char *lock, struct lock_rep
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct lock_area *a = area_of(r, col(st, 0));
-		int *n[] = { &a->sites, &a->imbalances, &a->chains, &a->precise };
-		int *total[] = { &r->sites, &r->imbalances, &r->chains, &r->precise };
+		int *n[] = { &a->sites, &a->imbalances, &a->chains, &a->precise, &a->deadlocks };
+		int *total[] = { &r->sites, &r->imbalances, &r->chains, &r->precise,
+				 &r->deadlocks };
 
 		(*n[which])++;
 		(*total[which])++;
@@ -142,7 +144,8 @@ static int load(sqlite3 *db, const char *lock, struct lock_report *r)
 		  lock, r, 0) ||
 	    count(db, "SELECT file FROM imbalances WHERE lock = @lock", lock, r, 1) ||
 	    count(db, "SELECT file FROM chains WHERE lock = @lock", lock, r, 2) ||
-	    count(db, "SELECT file FROM chains WHERE lock = @lock AND " CHAIN_PRECISE_SQL, lock, r, 3))
+	    count(db, "SELECT file FROM chains WHERE lock = @lock AND " CHAIN_PRECISE_SQL, lock, r, 3) ||
+	    count(db, "SELECT file FROM chains WHERE lock = @lock AND class = 'deadlock'", lock, r, 4))
 		return -1;
 	qsort(r->areas, r->nr_areas, sizeof(*r->areas), cmp_area);
 	return 0;
@@ -150,8 +153,8 @@ static int load(sqlite3 *db, const char *lock, struct lock_report *r)
 
 static const char *const head[][3] = {	/* text, json, html */
 	{ "\nimbalances:\n", ",\n\"imbalances\": [", "<h2>Imbalances</h2><ul class=\"lock-imb\">" },
-	{ "\nchains (waits first, shortest first):\n", ",\n\"chains\": [",
-	  "<h2>Chains that sleep or wait with it held</h2><p class=\"muted\">Waits first, "
+	{ "\nchains (deadlocks, then waits, first, shortest first):\n", ",\n\"chains\": [",
+	  "<h2>Chains that sleep or wait with it held</h2><p class=\"muted\">Deadlocks, then waits, first, "
 	  "shortest first; a chain with a call resolved by the member's type alone is "
 	  "marked <span class=\"kind by-type\">not precise</span>.</p>" },
 };
@@ -238,7 +241,7 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int fmt)
 {
 	int json = fmt == LOCK_JSON;
 	struct strbuf prev = STRBUF_INIT, how = STRBUF_INIT;
-	int rc, n = 0;
+	int rc, n = 0, waits = 0;
 
 	sqlite3_reset(st);
 	if (sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, "@id"), id) != SQLITE_OK)
@@ -248,10 +251,12 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int fmt)
 		if (json)
 			step_json(sb, st, n);
 		else if (prev.len && fmt == LOCK_HTML)
-			html_addf(sb, "<div class=\"step\"><code>%s</code> calls <code>%s</code> "
-				  "(%s)</div>", prev.buf, col(st, 0), how.buf);
+			html_addf(sb, "<div class=\"step\"><code>%s</code> %s <code>%s</code> "
+				  "(%s)</div>", prev.buf, waits ? "waits for" : "calls", col(st, 0),
+				  how.buf);
 		else if (prev.len)
-			strbuf_addf(sb, "      %s calls %s (%s)\n", prev.buf, col(st, 0), how.buf);
+			strbuf_addf(sb, "      %s %s %s (%s)\n", prev.buf,
+				    waits ? "waits for" : "calls", col(st, 0), how.buf);
 		strbuf_reset(&prev);
 		strbuf_reset(&how);
 		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
@@ -260,6 +265,12 @@ static int steps(sqlite3_stmt *st, sqlite3_int64 id, struct strbuf *sb, int fmt)
 		strbuf_addstr(&how, *col(st, 3) ? col(st, 3) : "edge not recorded");
 		if (!strcmp(col(st, 3), "by-type"))
 			strbuf_addf(&how, ", one of %d", sqlite3_column_int(st, 4));
+		/* a deadlock's wait: the handler's work set up (queued, started) there */
+		waits = !strcmp(col(st, 3), "work") || !strcmp(col(st, 3), "thread") ||
+			!strcmp(col(st, 3), "queued");
+		if (waits && sqlite3_column_int(st, 4) > 1)
+			strbuf_addf(&how, ", one of %d handlers that take it",
+				    sqlite3_column_int(st, 4));
 		n++;
 	}
 	strbuf_addstr(sb, json ? "]}" : fmt == LOCK_HTML ? "</details>" : "");
@@ -305,7 +316,7 @@ static int chains(sqlite3 *db, const char *lock, struct strbuf *sb, int fmt)
 {
 	sqlite3_stmt *st = lock_query(db, "SELECT id, file, line, function, class, path, "
 				      "by_type, origin, " CHAIN_BUILT_SQL " FROM chains "
-				      "WHERE lock = @lock ORDER BY class = 'sleep', "
+				      "WHERE lock = @lock ORDER BY class = 'sleep', class = 'wait', "
 				      "length(path) - length(replace(path, ',', '')), file, line", lock);
 	sqlite3_stmt *sst = db_prepare(db, "SELECT function, file, line, edge, candidates "
 				       "FROM chain_steps "
@@ -375,7 +386,8 @@ static void areas(const struct lock_report *r, struct strbuf *sb, int fmt)
 			strbuf_addstr(sb, i ? ",\n {\"area\": " : "\n {\"area\": ");
 			json_str_or_null(sb, a->name);
 			strbuf_addf(sb, ", \"sites\": %d, \"imbalances\": %d, \"chains\": %d, "
-				    "\"precise\": %d}", a->sites, a->imbalances, a->chains, a->precise);
+				    "\"precise\": %d, \"deadlocks\": %d}", a->sites, a->imbalances,
+				    a->chains, a->precise, a->deadlocks);
 		} else {
 			strbuf_addf(sb, "%5d  %10d  %6d  %7d  %s\n", a->sites, a->imbalances,
 				    a->chains, a->precise, a->name);
@@ -395,6 +407,18 @@ static const char *partial_note(const struct lock_report *r)
 	return buf;
 }
 
+/* "; N deadlocks: ..." (chains of class deadlock), said when there are some */
+static const char *deadlock_note(const struct lock_report *r)
+{
+	static char buf[96];
+
+	if (!r->deadlocks)
+		return "";
+	snprintf(buf, sizeof(buf), "; %d deadlock%s: a wait, with it held, for work that takes it",
+		 r->deadlocks, r->deadlocks == 1 ? "" : "s");
+	return buf;
+}
+
 int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 {
 	struct lock_report r;
@@ -410,10 +434,10 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 	if (fmt == LOCK_HTML) {
 		html_addf(sb, "<p class=\"muted\"><a href=\"/\">overview</a> / lock</p><h1>%s</h1>"
 			  "<p>%d files analyzed (%d failed%s): %d sites, %d imbalances, %d chains that "
-			  "sleep or wait with it held (%d precise: no call by type, every file built).</p>"
+			  "sleep or wait with it held (%d precise: no call by type, every file built)%s.</p>"
 			  "<p class=\"muted\">The same as JSON: <code>bkl report --lock %s "
 			  "--format json</code></p>", lock, r.files, r.failed, partial_note(&r),
-			  r.sites, r.imbalances, r.chains, r.precise, lock);
+			  r.sites, r.imbalances, r.chains, r.precise, deadlock_note(&r), lock);
 	} else if (fmt == LOCK_JSON) {
 		/*
 		 * Version 2: the counts under "totals"; version 1 had them
@@ -423,13 +447,14 @@ int report_lock(sqlite3 *db, const char *lock, int fmt, struct strbuf *sb)
 		strbuf_addstr(sb, "{\"format\": \"bkl-lock-report\", \"version\": 2, \"lock\": ");
 		json_str_or_null(sb, lock);
 		strbuf_addf(sb, ", \"totals\": {\"files\": %d, \"failed\": %d, \"sites\": %d, "
-			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d, \"partial\": %d}",
-			    r.files, r.failed, r.sites, r.imbalances, r.chains, r.precise, r.partial);
+			    "\"imbalances\": %d, \"chains\": %d, \"precise\": %d, \"deadlocks\": %d, "
+			    "\"partial\": %d}", r.files, r.failed, r.sites, r.imbalances, r.chains,
+			    r.precise, r.deadlocks, r.partial);
 	} else {
 		strbuf_addf(sb, "lock %s: %d files analyzed (%d failed%s): %d sites, %d imbalances, "
 			    "%d chains that sleep or wait with it held (%d precise: no call by "
-			    "type, every file built)\n", lock, r.files, r.failed, partial_note(&r),
-			    r.sites, r.imbalances, r.chains, r.precise);
+			    "type, every file built)%s\n", lock, r.files, r.failed, partial_note(&r),
+			    r.sites, r.imbalances, r.chains, r.precise, deadlock_note(&r));
 	}
 	areas(&r, sb, fmt);
 	if (imbalances(db, lock, sb, fmt) || chains(db, lock, sb, fmt))

@@ -58,6 +58,7 @@ struct report_driver {
 	char **files;
 	int nr_files;
 	int sites, implicit, chains, imbalances;
+	int deadlocks;		/* of its chains, those of class deadlock */
 	double score;		/* bkl pick's rank, when known */
 	/*
 	 * How the BKL reaches it (db/schema/0015-campaign-cover.sql): "own"
@@ -80,6 +81,7 @@ struct report_subsys {
 	int drivers_nr, remaining;	/* drivers not done (own and followers) */
 	int own, followers, possibly;	/* by report_driver.cover */
 	int sites, sites_left, implicit, chains, imbalances;
+	int deadlocks;		/* chains of class deadlock */
 	int core_sites;		/* whole tree: explicit sites outside the drivers */
 };
 

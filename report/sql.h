@@ -78,6 +78,10 @@ static const char *const sql_cover_tables[] = { "campaign_cover", "coverage", NU
 	"AND s.kind = 'implicit' GROUP BY f.driver"
 #define SQL_COUNT_CHAINS \
 	"SELECT f.driver, count(*)" SQL_SITES_FROM("chains") "GROUP BY f.driver"
+/* chains of class deadlock: a wait, with the BKL held, for work that takes it */
+#define SQL_COUNT_DEADLOCKS \
+	"SELECT f.driver, count(*)" SQL_SITES_FROM("chains") "AND s.class = 'deadlock' " \
+	"GROUP BY f.driver"
 #define SQL_COUNT_IMBALANCES \
 	"SELECT f.driver, count(*)" SQL_SITES_FROM("imbalances") "GROUP BY f.driver"
 
@@ -94,10 +98,10 @@ static const char *const sql_cover_tables[] = { "campaign_cover", "coverage", NU
 #define SQL_IMBALANCES \
 	"SELECT f.file, s.line, s.function, s.kind, f.driver" SQL_SITES_FROM("imbalances") \
 	"ORDER BY f.file, s.line"
-/* wait before sleep; the shortest path first is sorted in C */
+/* deadlock, then wait, before sleep; the shortest path first is sorted in C */
 #define SQL_CHAINS \
 	"SELECT f.file, s.line, s.function, s.class, f.driver, s.path, s.id" SQL_SITES_FROM("chains") \
-	"ORDER BY s.class = 'sleep', f.file, s.line"
+	"ORDER BY s.class = 'sleep', s.class = 'wait', f.file, s.line"
 /* step N: function N, and where it calls function N + 1 */
 #define SQL_CHAIN_STEPS \
 	"SELECT function, " SQL_REL("file") ", line FROM chain_steps WHERE chain_id = @id ORDER BY step"

@@ -98,8 +98,12 @@ static void summary(struct out *o, const struct report *r)
 		    "%d implicit entry point%s", t->sites, t->sites_left, t->implicit, plural(t->implicit));
 	if (!r->subsystem && !r->driver)
 		strbuf_addf(o->sb, "; %d more explicit in core code", t->core_sites);
-	strbuf_addf(o->sb, "\n%sproblems:%s %d chain%s sleeping under the BKL, "
-		    "%d imbalance%s\n", b, e, t->chains, plural(t->chains), t->imbalances, plural(t->imbalances));
+	strbuf_addf(o->sb, "\n%sproblems:%s %d chain%s sleeping under the BKL, ", b, e, t->chains,
+		    plural(t->chains));
+	if (t->deadlocks)
+		strbuf_addf(o->sb, "%d of them deadlock%s (a wait for work that takes it), ",
+			    t->deadlocks, plural(t->deadlocks));
+	strbuf_addf(o->sb, "%d imbalance%s\n", t->imbalances, plural(t->imbalances));
 	if (!r->subsystem && !r->driver)
 		projection(o, &r->bd);
 	if (r->missing)

@@ -217,6 +217,16 @@ test_expect_success 'merging two shards equals analyzing both at once' '
 	test_cmp all.text merged.text
 '
 
+test_expect_success 'a merged shard keeps its work facts: deadlock chains as analyzed at once' '
+	mkdir wk && cp "$BKL_ROOT/analyzer/validation/work-flush.c" wk/ &&
+	(cd wk && bkl analyze -q --db all.db work-flush.c &&
+	 bkl analyze -q --no-resolve --db shard.db work-flush.c &&
+	 bkl merge --db merged.db shard.db >/dev/null &&
+	 bkl chains --db all.db >all && bkl chains --db merged.db >merged) &&
+	grep -q "(deadlock)" wk/all &&
+	test_cmp wk/all wk/merged
+'
+
 test_expect_success 'merging a shard again replaces its files' '
 	bkl merge --db m.db s2.db &&
 	bkl sites --json --db m.db >again &&

@@ -146,7 +146,9 @@ void html_chains(struct strbuf *sb, const struct report *r, int show_driver, int
 		strbuf_addstr(sb, "<p class=\"muted\">none</p>");
 		return;
 	}
-	strbuf_addstr(sb, "<p class=\"muted\"><span class=\"kind wait\">wait</span> chains rely on "
+	strbuf_addstr(sb, "<p class=\"muted\"><span class=\"kind deadlock\">deadlock</span> chains "
+		      "wait, with the BKL held, for work whose handler takes it; "
+		      "<span class=\"kind wait\">wait</span> chains rely on "
 		      "schedule() dropping the BKL (they deadlock once it is a mutex); "
 		      "<span class=\"kind sleep\">sleep</span> chains only hold it longer. Shortest first.</p>");
 	for (i = 0; i < r->nr_chains; i++) {
