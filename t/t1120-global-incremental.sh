@@ -192,6 +192,54 @@ test_expect_success 'a file removed through a merged shard: as a full pass' '
 	! grep "five_open" inc.dump
 '
 
+test_expect_success 'a deadlock across two files: the handler in one, the flush in another' '
+	cat >work.h <<-\EOF &&
+	struct work_struct;
+	typedef void (*work_func_t)(struct work_struct *work);
+	struct work_struct {
+		long data;
+		work_func_t func;
+	};
+	#define INIT_WORK(_work, _func) do { (_work)->data = 0; (_work)->func = (_func); } while (0)
+	extern int flush_work(struct work_struct *work);
+	struct port {
+		int open;
+		struct work_struct hangup;
+	};
+	EOF
+	cat >six.c <<-\EOF &&
+	#include "bkl.h"
+	#include "work.h"
+	static void six_hangup(struct work_struct *w)
+	{
+		lock_kernel();
+		unlock_kernel();
+	}
+	void six_init(struct port *p)
+	{
+		INIT_WORK(&p->hangup, six_hangup);
+	}
+	EOF
+	cat >seven.c <<-\EOF &&
+	#include "bkl.h"
+	#include "work.h"
+	int seven_close(struct port *p)
+	{
+		lock_kernel();
+		flush_work(&p->hangup);
+		unlock_kernel();
+		return 0;
+	}
+	EOF
+	bkl analyze --db a.db seven.c >out &&
+	same_as_full a.db &&
+	! grep "^chain|seven.c|.*|deadlock|" inc.dump &&
+	bkl analyze --db a.db six.c >out &&
+	test "$(last_pass a.db)" = "incremental 1" &&
+	same_as_full a.db &&
+	grep "^chain|seven.c|.*|seven_close|deadlock|" inc.dump
+'
+
 test_expect_success 'a snapshot of another pass is not trusted: a full pass' '
 	cp a.db.graph-bkl old.graph &&
 	bkl merge --db a.db >out &&
