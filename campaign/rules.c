@@ -11,8 +11,9 @@
  *                after a registration: "none"
  *   protected    the entry points, and the driver's functions they call,
  *                write no state without a protection of its own: each
- *                write is under the driver's lock, atomic, or into this
- *                open's file or an object it allocated (campaign/writes.c);
+ *                write is under the driver's lock, atomic, behind the
+ *                open's own single-opener claim, or into this open's file
+ *                or an object it allocated (campaign/writes.c);
  *                what they read is not set after the registration: "none".
  *                The BKL serialized the entry points against each other
  *                only, so that is all it protected
@@ -29,16 +30,20 @@ struct wlist {
 	const struct awrite **w;
 	const char **lock;	/* the lock a caller held around the call, or NULL */
 	const char **file;
+	char *guarded;		/* written behind its entry point's single-opener claim */
 	int nr;
-	int single_open;	/* an entry point lets one opener in at a time */
+	const char *claim;	/* the bit an entry point claims first, or NULL */
 };
+
+/* A write no second open can race: behind an atomic single-opener claim. */
+#define W_GUARDED (W_OWN + 1)
 
 /*
  * The state f and the driver's functions it calls write (into wl) and
  * read (used); lock: held by a caller around the call to f.
  */
-static void touched(const struct audit *a, const struct afunc *f, const char *lock, char *seen_f,
-		    char *used, struct wlist *wl)
+static void touched(const struct audit *a, const struct afunc *f, const char *lock, int guarded,
+		    char *seen_f, char *used, struct wlist *wl)
 {
 	int k, j;
 
@@ -49,6 +54,8 @@ static void touched(const struct audit *a, const struct afunc *f, const char *lo
 		wl->w = realloc(wl->w, (wl->nr + 1) * sizeof(*wl->w));
 		wl->lock = realloc(wl->lock, (wl->nr + 1) * sizeof(*wl->lock));
 		wl->file = realloc(wl->file, (wl->nr + 1) * sizeof(*wl->file));
+		wl->guarded = realloc(wl->guarded, wl->nr + 1);
+		wl->guarded[wl->nr] = guarded && (k > 0 || f->w[0].kind != W_ATOMIC);
 		wl->w[wl->nr] = &f->w[k];
 		wl->lock[wl->nr] = lock;
 		wl->file[wl->nr++] = f->file;
@@ -62,37 +69,34 @@ static void touched(const struct audit *a, const struct afunc *f, const char *lo
 		for (j = 0; !held && j < f->nr_locked_calls; j++)
 			if (!strcmp(f->locked_calls[j], f->calls[k]))
 				held = "a lock its caller holds";
-		touched(a, callee, held, seen_f, used, wl);
+		touched(a, callee, held, guarded, seen_f, used, wl);
 	}
 }
 
 /*
- * W_PLAIN writes under a caller's lock are locked writes; with a single
- * opener (an entry point claims a bit atomically first), so are its
- * hardware writes: no second open runs beside them.
+ * W_PLAIN writes under a caller's lock are locked writes; behind an entry
+ * point's single-opener claim (its first write: test_and_set_bit() of a
+ * file-scope bit, watchdog style), no second open runs beside them, and
+ * opens racing opens was all the BKL stopped.
  */
 static int write_kind(const struct wlist *wl, int i)
 {
-	if (wl->w[i]->kind == W_PLAIN && wl->w[i]->io && wl->single_open)
-		return W_ATOMIC;
+	if (wl->w[i]->kind == W_PLAIN && wl->guarded[i])
+		return W_GUARDED;
 	return wl->w[i]->kind == W_PLAIN && wl->lock[i] ? W_LOCKED : wl->w[i]->kind;
 }
 
-/* An entry point's first write is an atomic claim of a file-scope bit. */
-static int claims_single_open(const struct audit *a)
+/* f's first write is an atomic claim of a file-scope bit: its name, or NULL. */
+static const char *single_open_claim(const struct audit *a, const struct afunc *f)
 {
-	int i, k;
+	int k;
 
-	for (i = 0; i < a->nr_f; i++) {
-		const struct afunc *f = &a->f[i];
-
-		if (!f->is_entry || !f->nr_w || f->w[0].kind != W_ATOMIC || f->w[0].io)
-			continue;
-		for (k = 0; k < f->nr_u; k++)
-			if (!strcmp(a->g[f->u[k].g].name, f->w[0].what))
-				return 1;
-	}
-	return 0;
+	if (!f->nr_w || f->w[0].kind != W_ATOMIC || f->w[0].io)
+		return NULL;
+	for (k = 0; k < f->nr_u; k++)
+		if (!strcmp(a->g[f->u[k].g].name, f->w[0].what))
+			return f->w[0].what;
+	return NULL;
 }
 
 static void entries(struct strbuf *sb, const struct audit *a)
@@ -158,8 +162,7 @@ static int list_writes(struct strbuf *sb, const struct wlist *wl, int kind, int 
 			continue;
 		if (n++ >= max)
 			continue;
-		strbuf_addf(sb, "%s`%s` (%s:%d)%s", n > 1 ? ", " : "", w->what, wl->file[i], w->line,
-			    w->io && w->kind == W_PLAIN && wl->single_open ? " with one opener" : "");
+		strbuf_addf(sb, "%s`%s` (%s:%d)", n > 1 ? ", " : "", w->what, wl->file[i], w->line);
 		if (kind == W_LOCKED)
 			strbuf_addf(sb, " under `%s`", w->lock ? w->lock : wl->lock[i]);
 	}
@@ -195,6 +198,10 @@ static int rule_protected(const struct audit *a, const struct wlist *wl, const c
 	strbuf_reset(&r);
 	if (list_writes(&r, wl, W_ATOMIC, 8))
 		strbuf_addf(&p->why, " atomically %s;", r.buf);
+	strbuf_reset(&r);
+	if (list_writes(&r, wl, W_GUARDED, 8))
+		strbuf_addf(&p->why, " behind the single-opener claim of `%s`, with no second open "
+			    "beside them, %s;", wl->claim, r.buf);
 	strbuf_reset(&r);
 	if (list_writes(&r, wl, W_OWN, 8))
 		strbuf_addf(&p->why, " this open's own file or objects it allocated %s;", r.buf);
@@ -234,15 +241,18 @@ int audit_propose(const struct cdriver *d, const struct audit *a, struct proposa
 	char *seen_f = calloc(a->nr_f + 1, 1), *used = calloc(a->nr_g + 1, 1);
 	struct wlist wl = { 0 };
 	int i, g, nr_entry = 0, empty = 1, plain = 0, reads = 0;
+	const char *claim;
 
 	memset(p, 0, sizeof(*p));
-	wl.single_open = claims_single_open(a);
 	for (i = 0; i < a->nr_f; i++) {
 		if (!a->f[i].is_entry)
 			continue;
 		nr_entry++;
 		empty &= a->f[i].empty;
-		touched(a, &a->f[i], NULL, seen_f, used, &wl);
+		claim = single_open_claim(a, &a->f[i]);
+		if (claim)
+			wl.claim = claim;
+		touched(a, &a->f[i], NULL, claim != NULL, seen_f, used, &wl);
 	}
 	for (i = 0; i < wl.nr; i++)
 		plain += write_kind(&wl, i) == W_PLAIN;
@@ -263,6 +273,7 @@ int audit_propose(const struct cdriver *d, const struct audit *a, struct proposa
 	free(wl.w);
 	free(wl.lock);
 	free(wl.file);
+	free(wl.guarded);
 	return p->verdict;
 }
 

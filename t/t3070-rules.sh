@@ -72,12 +72,61 @@ add_locked() {
 	echo "obj-\$(CONFIG_LOCKED)		+= locked.o" >>$FX/cache/linux/pristine/drivers/char/Makefile
 }
 
+# guarded: a watchdog's open, its writes behind a single-opener claim.
+add_guarded() {
+	fixture_file $FX/cache/linux/pristine/drivers/char/guarded.c <<-'EOF' &&
+	// SPDX-License-Identifier: GPL-2.0
+	#include <linux/fs.h>
+	#include <linux/miscdevice.h>
+
+	int test_and_set_bit(int nr, unsigned long *addr);
+	void outb(int v, int port);
+
+	static unsigned long guarded_open_bit;
+	static int guarded_timeout = 60;
+
+	static int guarded_open(struct inode *inode, struct file *file)
+	{
+		if (test_and_set_bit(0, &guarded_open_bit))
+			return -EBUSY;
+		if (guarded_timeout > 255)
+			guarded_timeout = 255;
+		outb(guarded_timeout, 0x443);
+		return nonseekable_open(inode, file);
+	}
+
+	static const struct file_operations guarded_fops = {
+		.owner = THIS_MODULE,
+		.open = guarded_open,
+	};
+
+	static struct miscdevice guarded_dev = {
+		.minor = MISC_DYNAMIC_MINOR,
+		.name = "watchdog",
+		.fops = &guarded_fops,
+	};
+
+	static int __init guarded_init(void)
+	{
+		return misc_register(&guarded_dev);
+	}
+	module_init(guarded_init);
+	EOF
+	echo "obj-\$(CONFIG_GUARDED)		+= guarded.o" >>$FX/cache/linux/pristine/drivers/char/Makefile
+}
+
 test_expect_success 'setup: the fixture and a driver whose writes are all protected' '
 	make_campaign_fixture "$FX" &&
 	add_locked &&
+	add_guarded &&
 	analyze_fixture "$FX" "$BKL_DB" &&
-	bkl audit-record locked empty race foo bar >out &&
+	bkl audit-record locked empty race foo bar guarded >out &&
 	grep "^locked: wrote drivers-audit/" out
+'
+
+test_expect_success 'protected: behind a single-opener claim no second open writes beside' '
+	grep "^Rule protected proposes: \*\*none\*\*\.  The BKL serialized .guarded_open(). (drivers/char/guarded.c:11) against each other, and nothing else\.  What they (and the driver.s functions they call) write is protected without it: atomically .guarded_open_bit. (drivers/char/guarded.c:13); behind the single-opener claim of .guarded_open_bit., with no second open beside them, .guarded_timeout. (drivers/char/guarded.c:16), .outb(). (drivers/char/guarded.c:17)\.$" \
+		$REC/char-and-misc-drivers/guarded.md
 '
 
 test_expect_success 'protected: each write named with what protects it' '
