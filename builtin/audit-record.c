@@ -65,7 +65,7 @@ static int confirm(struct campaign *c, const struct cdriver *d, const char *path
 {
 	if (record_confirmed(path)) {
 		printf("%s: already confirmed\n", d->id);
-		return 0;
+		return campaign_settle(c, d, who);
 	}
 	if (record_confirm(path, who, campaign_now(), note))
 		return -1;

@@ -506,20 +506,25 @@ int record_confirm(const char *path, const char *who, const char *date, const ch
 
 int record_confirmed(const char *path)
 {
-	struct strbuf text = STRBUF_INIT;
-	const char *sec;
-	int yes = 0;
+	struct strbuf text = STRBUF_INIT, item = STRBUF_INIT;
+	const char *sec, *end;
+	int yes = 0, v;
 
 	if (strbuf_read_file(&text, path))
 		return 0;
 	sec = strstr(text.buf, "\n## Verdict\n");
+	end = sec ? strstr(sec + 12, "\n## ") : NULL;
 	if (sec) {
-		const char *end = strstr(sec + 12, "\n## ");
 		const char *c = strstr(sec, "\nConfirmed by ");
+		const char *r = strstr(sec, "\nGiven by rule ");
 
 		yes = c && (!end || c < end);
+		/* a verdict a person wrote, every checklist item ticked, is a person's */
+		if (!yes && (!r || (end && r > end)) && !record_verdict(path, &v, NULL))
+			yes = record_unticked(path, &item) == 0;
 	}
 	strbuf_release(&text);
+	strbuf_release(&item);
 	return yes;
 }
 

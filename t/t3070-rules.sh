@@ -181,9 +181,20 @@ test_expect_success 'a tested driver whose verdict is confirmed is done, without
 	bkl status locked >st && grep "^status: *audited" st
 '
 
+test_expect_success 'a verdict a person wrote, its checklist ticked, is confirmed: tested, it is done' '
+	R=$REC/foo-driver/foo.md &&
+	sed -i "s/^Verdict:$/Verdict: mutex\nfoo_count is changed by open and release with no lock: a mutex takes the BKL.s place./" $R &&
+	sed -i "s/^- \[ \] /- [x] /" $R &&
+	BKL_DATE=2024-05-04T12:00:00Z bkl status foo --set tested --by "$ANN" --note "booted" &&
+	BKL_DATE=2024-05-04T13:00:00Z bkl audit-record --confirm --by "$ANN" foo >out &&
+	grep "^foo: already confirmed$" out &&
+	grep "^.foo.: done$" out &&
+	! grep "^Confirmed by" $R
+'
+
 test_expect_success 'audit-record --bug: the record, the log and the report say it; the state stays' '
-	test_must_fail bkl audit-record --bug "x" --by "$ANN" foo 2>err &&
-	grep "error: .foo. has no verdict: write it before the bug it found" err &&
+	test_must_fail bkl audit-record --bug "x" --by "$ANN" bar 2>err &&
+	grep "error: .bar. has no verdict: write it before the bug it found" err &&
 	bkl status race >before &&
 	BKL_DATE=2024-05-05T10:00:00Z bkl audit-record --bug "race_init() registers before race_table is set" \
 		--by "$ANN" race >out &&
