@@ -6,9 +6,11 @@
  * state they write: a file-scope variable, or an object reached through a
  * pointer (dev->users++).  A write is
  *   locked   between the driver's own lock call and its unlock, in token
- *            order (a branch that unlocks early makes what follows look
- *            unlocked: a write is never called locked when it is not, on
- *            the straight path);
+ *            order; an unlock followed by return or goto is an error
+ *            path's and does not end the region, and a label (where a
+ *            goto lands) ends every region: a write is never called
+ *            locked when a path reaches it unlocked, short of a lock
+ *            taken in a branch;
  *   atomic   through test_and_set_bit(), atomic_inc() and the like;
  *   own      into the struct file of this open (filp->private_data) or an
  *            object this function allocated: nobody else sees it yet;
@@ -230,6 +232,25 @@ struct held {
 	int n;
 };
 
+/*
+ * An unlock whose statement is followed by return or goto leaves the
+ * function (an error path): the code after its block still holds the
+ * lock.  A label is where such a goto lands: nothing is held there.
+ */
+static int early_exit(const struct csrc *c, int i)
+{
+	int rp = c->t[i + 1].match;
+
+	return rp > 0 && tok_is(c, rp + 1, ";") && (tok_is(c, rp + 2, "return") ||
+						   tok_is(c, rp + 2, "goto"));
+}
+
+static int is_label(const struct csrc *c, int i)
+{
+	return c->t[i].kind == CT_IDENT && tok_is(c, i + 1, ":") && !tok_is(c, i, "default") &&
+	       (tok_is(c, i - 1, ";") || tok_is(c, i - 1, "{") || tok_is(c, i - 1, "}"));
+}
+
 static void track_lock(const struct csrc *c, int i, struct held *h)
 {
 	char *name = tok_dup(c, i), *arg;
@@ -237,7 +258,7 @@ static void track_lock(const struct csrc *c, int i, struct held *h)
 
 	if (in(lock_calls, name, 0) && h->n < 8) {
 		h->v[h->n++] = lock_arg(c, i);
-	} else if (in(unlock_calls, name, 0)) {
+	} else if (in(unlock_calls, name, 0) && !early_exit(c, i)) {
 		arg = lock_arg(c, i);
 		for (k = h->n - 1; k >= 0 && strcmp(h->v[k], arg); k--)
 			;
@@ -267,6 +288,11 @@ void audit_scan_writes(struct afunc *f, const struct csrc *c, const struct cfunc
 
 		if (c->t[i].kind != CT_IDENT || tok_is(c, i - 1, ".") || tok_is(c, i - 1, "->"))
 			continue;
+		if (is_label(c, i)) {
+			while (h.n)
+				free(h.v[--h.n]);
+			continue;
+		}
 		if (tok_is(c, i + 1, "(") && !is_keyword(c, i)) {
 			track_lock(c, i, &h);
 			callee = tok_dup(c, i);

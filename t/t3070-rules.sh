@@ -115,13 +115,71 @@ add_guarded() {
 	echo "obj-\$(CONFIG_GUARDED)		+= guarded.o" >>$FX/cache/linux/pristine/drivers/char/Makefile
 }
 
+# early: its lock dropped on an error path that returns, the count
+# written after it still under the lock; a label after the unlock.
+add_early() {
+	fixture_file $FX/cache/linux/pristine/drivers/char/early.c <<-'EOF' &&
+	// SPDX-License-Identifier: GPL-2.0
+	#include <linux/fs.h>
+	#include <linux/miscdevice.h>
+	#include <linux/mutex.h>
+
+	static DEFINE_MUTEX(early_lock);
+	static int early_count;
+	static int early_fails;
+
+	static int early_open(struct inode *inode, struct file *file)
+	{
+		mutex_lock(&early_lock);
+		if (early_count > 3) {
+			mutex_unlock(&early_lock);
+			return -EBUSY;
+		}
+		early_count++;
+		mutex_unlock(&early_lock);
+		if (file->f_flags & O_EXCL)
+			goto fail;
+		return 0;
+	fail:
+		early_fails++;
+		return -EBUSY;
+	}
+
+	static const struct file_operations early_fops = {
+		.owner = THIS_MODULE,
+		.open = early_open,
+	};
+
+	static struct miscdevice early_dev = {
+		.minor = MISC_DYNAMIC_MINOR,
+		.name = "early",
+		.fops = &early_fops,
+	};
+
+	static int __init early_init(void)
+	{
+		return misc_register(&early_dev);
+	}
+	module_init(early_init);
+	EOF
+	echo "obj-\$(CONFIG_EARLY)		+= early.o" >>$FX/cache/linux/pristine/drivers/char/Makefile
+}
+
 test_expect_success 'setup: the fixture and a driver whose writes are all protected' '
 	make_campaign_fixture "$FX" &&
 	add_locked &&
 	add_guarded &&
+	add_early &&
 	analyze_fixture "$FX" "$BKL_DB" &&
-	bkl audit-record locked empty race foo bar guarded >out &&
+	bkl audit-record locked empty race foo bar guarded early >out &&
 	grep "^locked: wrote drivers-audit/" out
+'
+
+test_expect_success 'an unlock before return is an error path; a label ends the lock' '
+	R=$REC/char-and-misc-drivers/early.md &&
+	grep "^No rule decides\.$" $R &&
+	grep "^Left to check by reading the code: .early_fails. (drivers/char/early.c:23), written" $R &&
+	! grep "^Left to check.*early_count" $R
 '
 
 test_expect_success 'protected: behind a single-opener claim no second open writes beside' '
