@@ -237,12 +237,26 @@ struct held {
  * function (an error path): the code after its block still holds the
  * lock.  A label is where such a goto lands: nothing is held there.
  */
-static int early_exit(const struct csrc *c, int i)
+static int early_exit(const struct csrc *c, int i, int lb)
 {
-	int rp = c->t[i + 1].match;
+	int rp = c->t[i + 1].match, k, depth = 0, end;
 
-	return rp > 0 && tok_is(c, rp + 1, ";") && (tok_is(c, rp + 2, "return") ||
-						   tok_is(c, rp + 2, "goto"));
+	if (rp > 0 && tok_is(c, rp + 1, ";") && (tok_is(c, rp + 2, "return") ||
+						tok_is(c, rp + 2, "goto")))
+		return 1;
+	/* in a branch's block (not the body) whose last statement leaves */
+	for (k = i - 1; k > lb; k--) {
+		if (tok_is(c, k, "}"))
+			depth++;
+		else if (tok_is(c, k, "{") && depth-- == 0)
+			break;
+	}
+	if (k <= lb || (end = c->t[k].match) <= k || !tok_is(c, end - 1, ";"))
+		return 0;
+	for (k = end - 2; k > i && !tok_is(c, k, ";") && !tok_is(c, k, "{") &&
+	     !tok_is(c, k, "}"); k--)
+		;
+	return k >= i && (tok_is(c, k + 1, "return") || tok_is(c, k + 1, "goto"));
 }
 
 static int is_label(const struct csrc *c, int i)
@@ -251,14 +265,14 @@ static int is_label(const struct csrc *c, int i)
 	       (tok_is(c, i - 1, ";") || tok_is(c, i - 1, "{") || tok_is(c, i - 1, "}"));
 }
 
-static void track_lock(const struct csrc *c, int i, struct held *h)
+static void track_lock(const struct csrc *c, int i, int lb, struct held *h)
 {
 	char *name = tok_dup(c, i), *arg;
 	int k;
 
 	if (in(lock_calls, name, 0) && h->n < 8) {
 		h->v[h->n++] = lock_arg(c, i);
-	} else if (in(unlock_calls, name, 0) && !early_exit(c, i)) {
+	} else if (in(unlock_calls, name, 0) && !early_exit(c, i, lb)) {
 		arg = lock_arg(c, i);
 		for (k = h->n - 1; k >= 0 && strcmp(h->v[k], arg); k--)
 			;
@@ -294,7 +308,7 @@ void audit_scan_writes(struct afunc *f, const struct csrc *c, const struct cfunc
 			continue;
 		}
 		if (tok_is(c, i + 1, "(") && !is_keyword(c, i)) {
-			track_lock(c, i, &h);
+			track_lock(c, i, fn->lbrace, &h);
 			callee = tok_dup(c, i);
 			if (in(io_writes, callee, 0))	/* named "outb()", not its arguments */
 				add_write(f, c, i, i + 1, h.n ? W_LOCKED : W_PLAIN,

@@ -133,6 +133,7 @@ add_early() {
 		mutex_lock(&early_lock);
 		if (early_count > 3) {
 			mutex_unlock(&early_lock);
+			file->private_data = NULL;
 			return -EBUSY;
 		}
 		early_count++;
@@ -178,7 +179,7 @@ test_expect_success 'setup: the fixture and a driver whose writes are all protec
 test_expect_success 'an unlock before return is an error path; a label ends the lock' '
 	R=$REC/char-and-misc-drivers/early.md &&
 	grep "^No rule decides\.$" $R &&
-	grep "^Left to check by reading the code: .early_fails. (drivers/char/early.c:23), written" $R &&
+	grep "^Left to check by reading the code: .early_fails. (drivers/char/early.c:24), written" $R &&
 	! grep "^Left to check.*early_count" $R
 '
 
