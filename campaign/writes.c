@@ -333,7 +333,9 @@ void audit_scan_writes(struct afunc *f, const struct csrc *c, const struct cfunc
 			if (g < 0 || !tok_is(c, i - 1, "&"))
 				continue;
 			call = call_of(c, i, fn->lbrace);
-			callee = call >= 0 ? tok_dup(c, call) : strdup("");
+			if (call < 0)
+				continue;	/* p = &g[i]: an alias; writes through p are p's */
+			callee = tok_dup(c, call);
 			kind = in(atomic_prefixes, callee, 1) ? W_ATOMIC : h.n ? W_LOCKED : W_PLAIN;
 			if (!in(lookups, callee, 0))
 				add_write(f, c, i, j, kind, h.n ? h.v[h.n - 1] : NULL);
