@@ -42,57 +42,20 @@ static int find_global(const struct audit *a, const struct csrc *c, int i)
 	return -1;
 }
 
-static int is_assign_op(const struct csrc *c, int i)
-{
-	static const char *const ops[] = {
-		"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL
-	};
-	const char *const *o;
-
-	for (o = ops; *o; o++)
-		if (tok_is(c, i, *o))
-			return 1;
-	return 0;
-}
-
-/* The callee whose argument list holds token i, or -1. */
-static int enclosing_call(const struct csrc *c, int i, int lb)
-{
-	int k;
-
-	for (k = i - 1; k > lb; k--) {
-		if (tok_is(c, k, "(") && c->t[k].match > i)
-			return c->t[k - 1].kind == CT_IDENT && !is_keyword(c, k - 1) ? k - 1 : -1;
-		if ((tok_is(c, k, ")") || tok_is(c, k, "]") || tok_is(c, k, "}")) && c->t[k].match >= 0)
-			k = c->t[k].match;
-		if (tok_is(c, k, ";") || tok_is(c, k, "{"))
-			return -1;
-	}
-	return -1;
-}
-
 /* Is the use of a global at token i a write?  g = x, g.f = x, g[i]++, &g. */
 static int is_write(const struct csrc *c, int i, int lb, int init_only)
 {
-	int j = i + 1, call;
+	int j = tok_chain_end(c, i), call;
 
 	if (tok_is(c, i - 1, "++") || tok_is(c, i - 1, "--"))
 		return 1;
-	for (;;) {
-		if ((tok_is(c, j, ".") || tok_is(c, j, "->")) && c->t[j + 1].kind == CT_IDENT)
-			j += 2;
-		else if (tok_is(c, j, "[") && c->t[j].match > j)
-			j = c->t[j].match + 1;
-		else
-			break;
-	}
-	if (is_assign_op(c, j))
+	if (tok_is_assign(c, j))
 		return 1;
 	if (!tok_is(c, i - 1, "&"))
 		return 0;
 	if (!init_only)
 		return 1;
-	call = enclosing_call(c, i, lb);	/* mutex_init(&g), memset(&g, ...) */
+	call = tok_enclosing_call(c, i, lb);	/* mutex_init(&g), memset(&g, ...) */
 	if (call < 0)
 		return 0;
 	{

@@ -514,3 +514,45 @@ void cglobals_release(struct cglobal *g, int nr)
 	}
 	free(g);
 }
+
+int tok_is_assign(const struct csrc *c, int i)
+{
+	static const char *const ops[] = {
+		"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL
+	};
+	const char *const *o;
+
+	for (o = ops; *o; o++)
+		if (tok_is(c, i, *o))
+			return 1;
+	return 0;
+}
+
+int tok_chain_end(const struct csrc *c, int i)
+{
+	int j = i + 1;
+
+	for (;;) {
+		if ((tok_is(c, j, ".") || tok_is(c, j, "->")) && c->t[j + 1].kind == CT_IDENT)
+			j += 2;
+		else if (tok_is(c, j, "[") && c->t[j].match > j)
+			j = c->t[j].match + 1;
+		else
+			return j;
+	}
+}
+
+int tok_enclosing_call(const struct csrc *c, int i, int lb)
+{
+	int k;
+
+	for (k = i - 1; k > lb; k--) {
+		if (tok_is(c, k, "(") && c->t[k].match > i)
+			return c->t[k - 1].kind == CT_IDENT && !is_keyword(c, k - 1) ? k - 1 : -1;
+		if ((tok_is(c, k, ")") || tok_is(c, k, "]") || tok_is(c, k, "}")) && c->t[k].match >= 0)
+			k = c->t[k].match;
+		if (tok_is(c, k, ";") || tok_is(c, k, "{"))
+			return -1;
+	}
+	return -1;
+}

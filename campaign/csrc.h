@@ -70,5 +70,11 @@ int stmt_end(const struct csrc *c, int i, int limit);
 int is_decl_stmt(const struct csrc *c, int i);
 /* C keywords that look like calls: if (, while (, sizeof ( ... */
 int is_keyword(const struct csrc *c, int i);
+/* An assignment operator (=, +=, ...) or ++/-- at token i. */
+int tok_is_assign(const struct csrc *c, int i);
+/* The token past the member chain rooted at i: a.b->c[x]. */
+int tok_chain_end(const struct csrc *c, int i);
+/* The name token of the call whose arguments hold token i (after lb), or -1. */
+int tok_enclosing_call(const struct csrc *c, int i, int lb);
 
 #endif

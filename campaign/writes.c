@@ -90,50 +90,6 @@ int audit_sync_type(const char *type)
 	return type && in(sync_types, type, 0);
 }
 
-/* The call whose arguments hold token i: its name token, or -1. */
-static int call_of(const struct csrc *c, int i, int lb)
-{
-	int k;
-
-	for (k = i - 1; k > lb; k--) {
-		if (tok_is(c, k, "(") && c->t[k].match > i)
-			return c->t[k - 1].kind == CT_IDENT && !is_keyword(c, k - 1) ? k - 1 : -1;
-		if ((tok_is(c, k, ")") || tok_is(c, k, "]") || tok_is(c, k, "}")) && c->t[k].match >= 0)
-			k = c->t[k].match;
-		if (tok_is(c, k, ";") || tok_is(c, k, "{"))
-			return -1;
-	}
-	return -1;
-}
-
-static int assign_op(const struct csrc *c, int i)
-{
-	static const char *const ops[] = {
-		"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL
-	};
-	const char *const *o;
-
-	for (o = ops; *o; o++)
-		if (tok_is(c, i, *o))
-			return 1;
-	return 0;
-}
-
-/* Token index past the member chain that starts at root i: a.b->c[x]. */
-static int chain_end(const struct csrc *c, int i)
-{
-	int j = i + 1;
-
-	for (;;) {
-		if ((tok_is(c, j, ".") || tok_is(c, j, "->")) && c->t[j + 1].kind == CT_IDENT)
-			j += 2;
-		else if (tok_is(c, j, "[") && c->t[j].match > j)
-			j = c->t[j].match + 1;
-		else
-			return j;
-	}
-}
-
 /*
  * Is the identifier at i a parameter or a local of fn?  *param: the
  * parameter's token; *decl: the declaring token (i itself at a declaration).
@@ -322,17 +278,17 @@ void audit_scan_writes(struct afunc *f, const struct csrc *c, const struct cfunc
 			}
 			continue;
 		}
-		j = chain_end(c, i);
+		j = tok_chain_end(c, i);
 		pre = tok_is(c, i - 1, "++") || tok_is(c, i - 1, "--");
 		g = is_global(data, c, i);
 		local = g < 0 && declared_in(c, fn, i, &param, &decl);
 		if ((g < 0 && !local) || decl == i)
 			continue;	/* an enum, a macro, a function; a declaration */
-		if (!pre && !assign_op(c, j)) {
+		if (!pre && !tok_is_assign(c, j)) {
 			/* &g passed to a call: a write, unless the call is atomic */
 			if (g < 0 || !tok_is(c, i - 1, "&"))
 				continue;
-			call = call_of(c, i, fn->lbrace);
+			call = tok_enclosing_call(c, i, fn->lbrace);
 			if (call < 0)
 				continue;	/* p = &g[i]: an alias; writes through p are p's */
 			callee = tok_dup(c, call);
