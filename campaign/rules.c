@@ -24,19 +24,37 @@
 #include <stdlib.h>
 #include <string.h>
 #include "campaign/rules.h"
+#include "lib/alloc.h"
 #include "lib/strbuf.h"
-
-struct wlist {
-	const struct awrite **w;
-	const char **lock;	/* the lock a caller held around the call, or NULL */
-	const char **file;
-	char *guarded;		/* written behind its entry point's single-opener claim */
-	int nr;
-	const char *claim;	/* the bit an entry point claims first, or NULL */
-};
 
 /* A write no second open can race: behind an atomic single-opener claim. */
 #define W_GUARDED (W_OWN + 1)
+
+struct wref {
+	const struct awrite *w;
+	const char *lock;	/* the lock a caller held around the call, or NULL */
+	const char *file;
+	int kind;		/* the write's protection, with its callers' (W_*) */
+};
+
+struct wlist {
+	struct wref *v;
+	int nr, alloc;
+	const char *claim;	/* the bit an entry point claims first, or NULL */
+};
+
+/*
+ * W_PLAIN writes under a caller's lock are locked writes; behind an entry
+ * point's single-opener claim (its first write: test_and_set_bit() of a
+ * file-scope bit, watchdog style), no second open runs beside them, and
+ * opens racing opens was all the BKL stopped.
+ */
+static int write_kind(const struct awrite *w, const char *lock, int guarded)
+{
+	if (w->kind == W_PLAIN && guarded)
+		return W_GUARDED;
+	return w->kind == W_PLAIN && lock ? W_LOCKED : w->kind;
+}
 
 /*
  * The state f and the driver's functions it calls write (into wl) and
@@ -51,14 +69,9 @@ static void touched(const struct audit *a, const struct afunc *f, const char *lo
 	for (k = 0; k < f->nr_u; k++)	/* 1: read, 2: written */
 		used[f->u[k].g] |= f->u[k].write ? 2 : 1;
 	for (k = 0; k < f->nr_w; k++) {
-		wl->w = realloc(wl->w, (wl->nr + 1) * sizeof(*wl->w));
-		wl->lock = realloc(wl->lock, (wl->nr + 1) * sizeof(*wl->lock));
-		wl->file = realloc(wl->file, (wl->nr + 1) * sizeof(*wl->file));
-		wl->guarded = realloc(wl->guarded, wl->nr + 1);
-		wl->guarded[wl->nr] = guarded && (k > 0 || f->w[0].kind != W_ATOMIC);
-		wl->w[wl->nr] = &f->w[k];
-		wl->lock[wl->nr] = lock;
-		wl->file[wl->nr++] = f->file;
+		ALLOC_GROW(wl->v, wl->nr, wl->alloc);
+		wl->v[wl->nr++] = (struct wref){ &f->w[k], lock, f->file,
+			write_kind(&f->w[k], lock, guarded && (k > 0 || f->w[0].kind != W_ATOMIC)) };
 	}
 	for (k = 0; k < f->nr_calls; k++) {
 		const struct afunc *callee = audit_func(a, f->calls[k]);
@@ -71,19 +84,6 @@ static void touched(const struct audit *a, const struct afunc *f, const char *lo
 				held = "a lock its caller holds";
 		touched(a, callee, held, guarded, seen_f, used, wl);
 	}
-}
-
-/*
- * W_PLAIN writes under a caller's lock are locked writes; behind an entry
- * point's single-opener claim (its first write: test_and_set_bit() of a
- * file-scope bit, watchdog style), no second open runs beside them, and
- * opens racing opens was all the BKL stopped.
- */
-static int write_kind(const struct wlist *wl, int i)
-{
-	if (wl->w[i]->kind == W_PLAIN && wl->guarded[i])
-		return W_GUARDED;
-	return wl->w[i]->kind == W_PLAIN && wl->lock[i] ? W_LOCKED : wl->w[i]->kind;
 }
 
 /* f's first write is an atomic claim of a file-scope bit: its name, or NULL. */
@@ -156,15 +156,15 @@ static int list_writes(struct strbuf *sb, const struct wlist *wl, int kind, int 
 	int i, n = 0;
 
 	for (i = 0; i < wl->nr; i++) {
-		const struct awrite *w = wl->w[i];
+		const struct awrite *w = wl->v[i].w;
 
-		if (write_kind(wl, i) != kind)
+		if (wl->v[i].kind != kind)
 			continue;
 		if (n++ >= max)
 			continue;
-		strbuf_addf(sb, "%s`%s` (%s:%d)", n > 1 ? ", " : "", w->what, wl->file[i], w->line);
+		strbuf_addf(sb, "%s`%s` (%s:%d)", n > 1 ? ", " : "", w->what, wl->v[i].file, w->line);
 		if (kind == W_LOCKED)
-			strbuf_addf(sb, " under `%s`", w->lock ? w->lock : wl->lock[i]);
+			strbuf_addf(sb, " under `%s`", w->lock ? w->lock : wl->v[i].lock);
 	}
 	if (n > max)
 		strbuf_addf(sb, " and %d more", n - max);
@@ -255,7 +255,7 @@ int audit_propose(const struct cdriver *d, const struct audit *a, struct proposa
 		touched(a, &a->f[i], NULL, claim != NULL, seen_f, used, &wl);
 	}
 	for (i = 0; i < wl.nr; i++)
-		plain += write_kind(&wl, i) == W_PLAIN;
+		plain += wl.v[i].kind == W_PLAIN;
 	for (g = 0; g < a->nr_g; g++)
 		reads += used[g] == 1 && !audit_sync_type(a->g[g].type);
 	if (!nr_entry)
@@ -270,10 +270,7 @@ int audit_propose(const struct cdriver *d, const struct audit *a, struct proposa
 		undecided(a, &wl, p);
 	free(seen_f);
 	free(used);
-	free(wl.w);
-	free(wl.lock);
-	free(wl.file);
-	free(wl.guarded);
+	free(wl.v);
 	return p->verdict;
 }
 
