@@ -191,9 +191,27 @@ int qdriver_find(struct qdriver *d, const char *name)
 	return ret;
 }
 
+/* qemu-tests/unexercised, read once: bkl drivers --json asks for every driver */
+static const char *unexercised_text(void)
+{
+	static struct strbuf text = STRBUF_INIT;
+	static int read;
+
+	if (!read) {
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "%s/qemu-tests/unexercised", bkl_repo_dir());
+		if (strbuf_read_file(&text, path.buf))
+			strbuf_reset(&text);
+		strbuf_release(&path);
+		read = 1;
+	}
+	return sb_str(&text);
+}
+
 int qdriver_exercised(const char *name, struct strbuf *why)
 {
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
 	const char *p;
 	size_t n = strlen(name);
 	int ret = -1;
@@ -202,22 +220,13 @@ int qdriver_exercised(const char *name, struct strbuf *why)
 	if (path_exists(path.buf)) {
 		strbuf_addf(why, "qemu-tests/drivers/%s.test", name);
 		ret = 1;
-		goto out;
 	}
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/qemu-tests/unexercised", bkl_repo_dir());
-	if (strbuf_read_file(&text, path.buf))
-		goto out;
-	for (p = text.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+	for (p = unexercised_text(); ret < 0 && p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		if (!strncmp(p, name, n) && p[n] == '\t') {
 			strbuf_add(why, p + n + 1, strcspn(p + n + 1, "\n"));
 			ret = 0;
-			break;
 		}
-	}
-out:
 	strbuf_release(&path);
-	strbuf_release(&text);
 	return ret;
 }
 
