@@ -276,30 +276,45 @@ static int load_files(struct campaign *c, struct cdriver *d)
 	return 0;
 }
 
-/* campaign_cover's row; a driver only the log knows is its own item. */
-static int load_cover(struct campaign *c, struct cdriver *d)
+static int cmp_id(const void *key, const void *elem)
 {
-	sqlite3_stmt *q = db_prepare(c->db, "SELECT cover, follows, via, status FROM campaign_cover "
-				     "WHERE driver = @d");
-	int ret = 0;
+	return strcmp(key, ((const struct cdriver *)elem)->id);
+}
 
-	d->status = d->st.status;
-	if (!q || db_bind_text(q, "@d", d->id)) {
+/*
+ * campaign_cover's rows, in one query: the view computes every driver's
+ * at once (a query per driver cost 20 ms each).  d[0..known) is sorted
+ * by id; a driver with no row (only the log knows it) is its own item.
+ */
+static int load_covers(struct campaign *c, const char *only, struct cdriver *d, int known, int nr)
+{
+	sqlite3_stmt *q = db_prepare(c->db, "SELECT driver, cover, follows, via, status "
+				     "FROM campaign_cover WHERE @only IS NULL OR driver = @only");
+	int i, ret = 0;
+
+	for (i = 0; i < nr; i++)
+		d[i].status = d[i].st.status;
+	if (!q || (only && db_bind_text(q, "@only", only)))
 		ret = -1;
-	} else if (sqlite3_step(q) == SQLITE_ROW) {
-		d->cover = col(q, 0);
-		d->follows = col(q, 1);
-		d->via = col(q, 2);
-		d->status = cstatus_parse((const char *)sqlite3_column_text(q, 3));
-		if (d->status < 0)
-			d->status = d->st.status;
+	while (!ret && sqlite3_step(q) == SQLITE_ROW) {
+		struct cdriver *x = bsearch(sqlite3_column_text(q, 0), d, known, sizeof(*d), cmp_id);
+		int st = cstatus_parse((const char *)sqlite3_column_text(q, 4));
+
+		if (!x)
+			continue;
+		x->cover = col(q, 1);
+		x->follows = col(q, 2);
+		x->via = col(q, 3);
+		if (st >= 0)
+			x->status = st;
 	}
 	sqlite3_finalize(q);
-	if (!d->cover) {
-		d->cover = strdup("own");
-		d->follows = strdup("");
-		d->via = strdup("");
-	}
+	for (i = 0; i < nr; i++)
+		if (!d[i].cover) {
+			d[i].cover = strdup("own");
+			d[i].follows = strdup("");
+			d[i].via = strdup("");
+		}
 	return ret;
 }
 
@@ -317,8 +332,8 @@ static int load_one(struct campaign *c, sqlite3_stmt *q, struct cdriver *d, int 
 	if (campaign_state(c, d->id, &d->st))
 		return -1;
 	if (!known)
-		return load_cover(c, d);
-	return load_cover(c, d) || load_files(c, d) || facts_fill(c, d) ? -1 : 0;
+		return 0;
+	return load_files(c, d) || facts_fill(c, d) ? -1 : 0;
 }
 
 int campaign_load(struct campaign *c, const char *only, struct cdriver **out, int *nr)
@@ -330,7 +345,7 @@ int campaign_load(struct campaign *c, const char *only, struct cdriver **out, in
 		"AND driver NOT IN (SELECT driver FROM campaign_drivers) ORDER BY driver"
 	};
 	struct cdriver *d = NULL;
-	int n = 0, pass, ret = 0;
+	int n = 0, known = 0, pass, ret = 0;
 
 	*out = NULL;
 	*nr = 0;
@@ -349,7 +364,11 @@ int campaign_load(struct campaign *c, const char *only, struct cdriver **out, in
 			ret = load_one(c, q, &d[n++], pass == 0);
 		}
 		sqlite3_finalize(q);
+		if (!pass)
+			known = n;
 	}
+	if (!ret)
+		ret = load_covers(c, only, d, known, n);
 	if (!ret && only && !n)
 		ret = error("no driver '%s' (see 'bkl drivers')", only);
 	if (ret) {
