@@ -183,26 +183,44 @@ static int classify_only(const struct qemu_opts *o)
 	return ret;
 }
 
+static int is_end_boot(const char **names, int nr)
+{
+	int i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(names[i], "end"))
+			return 1;
+	return 0;
+}
+
 static int run_boots(const struct qemu_opts *o, const char **names[], const int *nr, int boots)
 {
 	struct strbuf patches = STRBUF_INIT;
 	const char *tarball = getenv("BKL_TARBALL");
-	struct series s;
+	struct series full, s;
 	int i, ret = 0, failed = 0;
 
 	strbuf_addf(&patches, "%s/patches", bkl_repo_dir());
-	if (series_read(&s, patches.buf)) {
+	if (series_read(&full, patches.buf)) {
 		strbuf_release(&patches);
 		return -1;
 	}
-	if (mkdir_p(ktree_dir("")) || ktree_unpack(tarball && *tarball ? tarball : DEFAULT_TARBALL)) {
+	if (mkdir_p(ktree_dir("")) || series_campaign(&s, &full, ktree_dir("series.campaign"))) {
+		ret = -1;
+		goto out_full;
+	}
+	if (ktree_unpack(tarball && *tarball ? tarball : DEFAULT_TARBALL)) {
 		ret = -1;
 		goto out;
 	}
+	/* the "end" boot has the series' end; the others test the campaign's kernel */
 	for (i = 0; i < boots && ret >= 0; i++)
-		ret = run_one(o, names[i], nr[i], &s, &failed);
+		ret = run_one(o, names[i], nr[i], is_end_boot(names[i], nr[i]) ? &full : &s,
+			      &failed);
 out:
 	series_release(&s);
+out_full:
+	series_release(&full);
 	strbuf_release(&patches);
 	return ret < 0 ? ret : failed ? 1 : 0;
 }

@@ -15,15 +15,20 @@
 #include "lib/usage.h"
 
 const char usage_tree[] =
-	"usage: bkl tree [--check] [--force] [--tarball FILE] [--patches DIR]\n"
-	"   or: bkl tree --build [--config NAME] [-j N] [--patches DIR] [DIR|FILE...]\n"
+	"usage: bkl tree [--check] [--end] [--force] [--tarball FILE] [--patches DIR]\n"
+	"   or: bkl tree --build [--end] [--config NAME] [-j N] [--patches DIR] [DIR|FILE...]\n"
 	"\n"
 	"Unpack the Linux 6.1 tarball into $BKL_CACHE/linux/pristine (once, never\n"
 	"modified after) and make $BKL_CACHE/linux/work, a copy with the quilt\n"
 	"series applied; it is re-made only when the series changes.  Prints the\n"
 	"kernel version, the number of patches applied and the tree's path.\n"
+	"The series' end (patches/end/: the 2.6.26 sites go, once the campaign is\n"
+	"over) is left out: the work tree is the campaign's, the one bkl audit\n"
+	"analyzes and bkl test boots.\n"
 	"\n"
-	"    --check          only verify that the series applies to a pristine tree\n"
+	"    --check          only verify that the whole series, its end too, applies\n"
+	"                     to a pristine tree\n"
+	"    --end            the work tree with the series' end applied too\n"
 	"    --force          re-make the work tree even if files in it were edited\n"
 	"    --tarball FILE   the kernel tarball (default " DEFAULT_TARBALL ")\n"
 	"    --patches DIR    the quilt patches directory (default: patches/ here)\n"
@@ -72,12 +77,13 @@ static int check_series(const struct series *s)
 int cmd_tree(int argc, const char **argv)
 {
 	const char *tarball = getenv("BKL_TARBALL"), *patches = NULL, *config = "allmodconfig";
-	int check = 0, force = 0, build = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), ret = -1;
+	int check = 0, force = 0, build = 0, end = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), ret = -1;
 	char real[PATH_MAX];
 	struct strbuf ver = STRBUF_INIT, def = STRBUF_INIT;
-	struct series s;
+	struct series s, full;
 	const struct option opts[] = {
 		OPT_BOOL(0, "check", &check),
+		OPT_BOOL(0, "end", &end),
 		OPT_BOOL(0, "force", &force),
 		OPT_STRING(0, "tarball", &tarball),
 		OPT_STRING(0, "patches", &patches),
@@ -96,17 +102,20 @@ int cmd_tree(int argc, const char **argv)
 		strbuf_addf(&def, "%s/patches", bkl_repo_dir());
 		patches = def.buf;
 	}
-	if (series_read(&s, patches))
+	if (series_read(&full, patches))
 		goto out;
 	if (mkdir_p(ktree_dir("")) || ktree_unpack(tarball) ||
 	    ktree_version(ktree_dir("pristine"), &ver))
-		goto out_series;
+		goto out_full;
 	if (check) {
-		ret = check_series(&s);
+		ret = check_series(&full);
 		if (!ret)
-			printf("linux %s: series applies (%d patches)\n", ver.buf, s.nr);
-		goto out_series;
+			printf("linux %s: series applies (%d patches)\n", ver.buf, full.nr);
+		goto out_full;
 	}
+	if (end ? series_read(&s, patches) :
+	    series_campaign(&s, &full, ktree_dir("series.campaign")))
+		goto out_full;
 	ret = ktree_prepare_work(&s, force);
 	if (!ret && build) {
 		/* gcc names files by Kbuild's absolute srctree */
@@ -119,6 +128,8 @@ int cmd_tree(int argc, const char **argv)
 		printf("linux %s: %d patches applied in %s\n", ver.buf, s.nr, ktree_dir("work"));
 out_series:
 	series_release(&s);
+out_full:
+	series_release(&full);
 out:
 	strbuf_release(&ver);
 	strbuf_release(&def);

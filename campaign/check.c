@@ -23,6 +23,7 @@
 
 struct hunk {
 	int old_start, old_len, new_start, new_len;
+	int *map;		/* old line old_start + i is new line map[i] (deleted: where it was) */
 };
 
 /* One file of one patch: its hunks, and the lines it adds lock_kernel() at. */
@@ -60,7 +61,7 @@ static int parse_patch(const char *text, struct ppatch *p)
 {
 	const char *l, *nl;
 	struct pfile *f = NULL;
-	int newline = 0, left_old = 0, left_new = 0;
+	int newline = 0, oldline = 0, left_old = 0, left_new = 0;
 
 	memset(p, 0, sizeof(*p));
 	for (l = text; *l; l = nl) {
@@ -75,8 +76,14 @@ static int parse_patch(const char *text, struct ppatch *p)
 				newline++;
 				left_new--;
 			}
-			if (*l == '-' || *l == ' ' || *l == '\n')
+			if (*l == '-' || *l == ' ' || *l == '\n') {
+				struct hunk *h = &f->h[f->nr_h - 1];
+
+				if (oldline - h->old_start < h->old_len)
+					h->map[oldline - h->old_start] = newline - (*l != '-');
+				oldline++;
 				left_old--;
+			}
 			continue;
 		}
 		if (!strncmp(l, "+++ b/", 6)) {
@@ -89,9 +96,11 @@ static int parse_patch(const char *text, struct ppatch *p)
 			    sscanf(l, "@@ -%d +%d,%d", &h.old_start, &h.new_start, &h.new_len) != 3 &&
 			    sscanf(l, "@@ -%d,%d +%d", &h.old_start, &h.old_len, &h.new_start) != 3)
 				return -1;
+			h.map = calloc(h.old_len + 1, sizeof(int));
 			f->h = realloc(f->h, (f->nr_h + 1) * sizeof(*f->h));
 			f->h[f->nr_h++] = h;
 			newline = h.new_start;
+			oldline = h.old_start;
 			left_old = h.old_len;
 			left_new = h.new_len;
 		}
@@ -104,6 +113,10 @@ static void ppatch_release(struct ppatch *p)
 	int i;
 
 	for (i = 0; i < p->nr_f; i++) {
+		int k;
+
+		for (k = 0; k < p->f[i].nr_h; k++)
+			free(p->f[i].h[k].map);
 		free(p->f[i].path);
 		free(p->f[i].h);
 		free(p->f[i].locks);
@@ -111,7 +124,11 @@ static void ppatch_release(struct ppatch *p)
 	free(p->f);
 }
 
-/* Line l of path as a later patch leaves it (inside a hunk: where it went). */
+/*
+ * Line l of path as a later patch leaves it: inside a hunk, where that
+ * line went, or where it was if the patch deletes it (a conversion takes
+ * the push-down's lock_kernel() out: its place is still in the function).
+ */
 static int carry_line(const struct ppatch *p, const char *path, int l)
 {
 	int i, k, shift = 0;
@@ -125,8 +142,7 @@ static int carry_line(const struct ppatch *p, const char *path, int l)
 			if (h->old_start + h->old_len <= l)
 				shift = h->new_start + h->new_len - (h->old_start + h->old_len);
 			else if (h->old_start <= l)
-				return h->new_start + (l - h->old_start < h->new_len ?
-						       l - h->old_start : h->new_len - 1);
+				return h->map[l - h->old_start];
 		}
 	}
 	return l + shift;
@@ -258,7 +274,8 @@ static int check_patch(struct check *k, const struct series *s, int idx, struct 
 	for (i = 0; i < p->nr_f; i++)
 		for (j = 0; j < p->f[i].nr_locks; j++) {
 			l = p->f[i].locks[j];
-			for (n = idx + 1; n < s->nr; n++)
+			/* to the campaign's tree, the DB's: the series' end is not in it */
+			for (n = idx + 1; n < s->nr && !series_is_end(s->names[n]); n++)
 				l = carry_line(&all[n], p->f[i].path, l);
 			check_lock(k, s->names[idx], p->f[i].path, l);
 		}

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "campaign/audit.h"
 #include "campaign/patch.h"
 #include "campaign/pushdown.h"
@@ -255,7 +256,8 @@ static int copy_to_b(const char *scratch, char *const *files, int nr)
 }
 
 static void changelog(const struct campaign *c, const struct cdriver *d, int verdict,
-		      const char *why, const char *mutex, const char *order, struct strbuf *body)
+		      const char *why, const char *mutex, const char *order,
+		      const char *audited, struct strbuf *body)
 {
 	char *rec = cdriver_record_path(c, d);
 	struct strbuf eps = STRBUF_INIT, via = STRBUF_INIT;
@@ -286,6 +288,10 @@ static void changelog(const struct campaign *c, const struct cdriver *d, int ver
 			    "that (%s), and drop the lock.\n\n", order);
 	if (why && *why)
 		strbuf_addf(body, "Audit: %s\n\n", why);
+	if (audited && *audited)
+		strbuf_addf(body, "With the BKL held it calls entry points of other drivers "
+			    "that take no BKL of their own; the audit of each found it needs "
+			    "none (their records in drivers-audit/): %s.\n\n", audited);
 	/* "path: ..." first on its line: checkpatch lets a long path be */
 	strbuf_addf(body, "%s: the audit record, with the facts this rests on.\n",
 		    rec + strlen(c->repo) + 1);
@@ -295,11 +301,34 @@ static void changelog(const struct campaign *c, const struct cdriver *d, int ver
 }
 
 /*
- * misc_open() calls every misc driver's open() with the BKL held: its lock
- * may go only once each of them takes the BKL itself, and only a
- * whole-tree audit knows them all.
+ * Did the audit of the driver that owns a dependent entry point find that
+ * it needs no lock (verdict none, a rule's or a person's)?  Then the BKL
+ * its caller holds around it protects nothing there either.
  */
-static int check_dependents(struct campaign *c, const struct cdriver *d, int partial)
+static int dependent_needs_none(struct campaign *c, const char *id)
+{
+	struct cdriver dd;
+	char *path;
+	int verdict = -1;
+
+	if (!strcmp(id, "?") || campaign_driver(c, id, &dd))
+		return 0;
+	path = cdriver_record_path(c, &dd);
+	if (access(path, R_OK) || record_verdict(path, &verdict, NULL))
+		verdict = -1;
+	free(path);
+	cdriver_release(&dd);
+	return verdict == V_NONE;
+}
+
+/*
+ * misc_open() calls every misc driver's open() with the BKL held: its lock
+ * may go only once each of them takes the BKL itself or was audited to
+ * need none (its followers' records: "audited" gets their names for the
+ * changelog), and only a whole-tree audit knows them all.
+ */
+static int check_dependents(struct campaign *c, const struct cdriver *d, int partial,
+			    struct strbuf *audited)
 {
 	struct strbuf left = STRBUF_INIT;
 	char **dep;
@@ -312,15 +341,27 @@ static int check_dependents(struct campaign *c, const struct cdriver *d, int par
 
 		*tab = '\0';
 		p = strcmp(dep[i], "?") ? campaign_patch_find_id(c, dep[i], 1) : NULL;
-		if ((!p || !series_contains(c, p)) && missing++ < 8)
-			strbuf_addf(&left, "%s%s (%s())", missing > 1 ? ", " : "", dep[i], tab + 1);
+		if (p && series_contains(c, p)) {
+			free(p);
+			continue;
+		}
 		free(p);
+		if (dependent_needs_none(c, dep[i])) {
+			strbuf_addf(audited, "%s%s (%s())", audited->len ? ", " : "", dep[i],
+				    tab + 1);
+			continue;
+		}
+		if (missing++ < 8)
+			strbuf_addf(&left, "%s%s (%s())", missing > 1 ? ", " : "", dep[i], tab + 1);
 	}
 	if (missing)
 		ret = error("'%s' calls %d entry point%s of other drivers with the BKL held that "
-			    "take%s no BKL of their own: %s%s; push %s down first", d->id, missing,
-			    missing == 1 ? "" : "s", missing == 1 ? "s" : "", left.buf,
-			    missing > 8 ? ", ..." : "", missing == 1 ? "it" : "them");
+			    "take%s no BKL of %s own and %s no audit verdict of none: %s%s; "
+			    "push %s down or audit %s first", d->id, missing,
+			    missing == 1 ? "" : "s", missing == 1 ? "s" : "",
+			    missing == 1 ? "its" : "their", missing == 1 ? "has" : "have", left.buf,
+			    missing > 8 ? ", ..." : "", missing == 1 ? "it" : "them",
+			    missing == 1 ? "it" : "them");
 	else if ((nr || facts_indirect_calls(c, d)) && !partial &&
 		 (files = facts_analyzed_files(c)) < WHOLE_TREE_FILES)
 		ret = error("'%s' calls through function pointers with the BKL held; the DB holds "
@@ -357,6 +398,7 @@ int campaign_convert(struct campaign *c, const struct cdriver *d, int verdict,
 {
 	struct strbuf scratch = STRBUF_INIT, rel = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf body = STRBUF_INIT, mutex = STRBUF_INIT, order = STRBUF_INIT;
+	struct strbuf audited = STRBUF_INIT;
 	char *p1 = campaign_patch_find(c, d, 1), *p2 = campaign_patch_find(c, d, 2);
 	char *prefix = cdriver_prefix(d, 0), *file_prefix = cdriver_prefix(d, 1), **files;
 	int i, nr = entry_files(d, &files), ret = -1, r, reverted = 0;
@@ -371,7 +413,7 @@ int campaign_convert(struct campaign *c, const struct cdriver *d, int verdict,
 	}
 	if (checklist_done(c, d, why))
 		goto out;
-	if (verdict != V_MUTEX && check_dependents(c, d, partial))
+	if (verdict != V_MUTEX && check_dependents(c, d, partial, &audited))
 		goto out;
 	if (verdict == V_MUTEX && nr > 1) {
 		error("'%s' has entry points in %d files: a shared mutex is for a person to place",
@@ -396,7 +438,7 @@ int campaign_convert(struct campaign *c, const struct cdriver *d, int verdict,
 			goto out_scratch;
 	strbuf_addf(&rel, "drivers/%s/0002-%s-%s.patch", d->id, file_prefix, slugs[verdict]);
 	strbuf_addf(&subject, "%s: %s", prefix, subjects[verdict]);
-	changelog(c, d, verdict, why, mutex.buf, order.buf, &body);
+	changelog(c, d, verdict, why, mutex.buf, order.buf, audited.buf, &body);
 	{
 		struct cpatch p = { rel.buf, author, subject.buf, body.buf, scratch.buf, d->files,
 				    d->nr_files };
@@ -423,5 +465,6 @@ out:
 	strbuf_release(&body);
 	strbuf_release(&mutex);
 	strbuf_release(&order);
+	strbuf_release(&audited);
 	return ret;
 }

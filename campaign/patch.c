@@ -36,24 +36,49 @@ int series_contains(const struct campaign *c, const char *rel)
 	return found;
 }
 
+/*
+ * Where the series' end starts (patches/end/..., and the comment lines
+ * just above it): the length of the text before it.
+ */
+static size_t end_of_campaign(const char *text)
+{
+	const char *line, *block = NULL;
+
+	for (line = text; *line; line = strchr(line, '\n') + 1) {
+		if (*line == '#') {
+			block = block ? block : line;
+			continue;
+		}
+		if (!strncmp(line, "end/", 4))
+			return (block ? block : line) - text;
+		block = NULL;
+		if (!strchr(line, '\n'))
+			break;
+	}
+	return strlen(text);
+}
+
 int series_append(const struct campaign *c, const char *rel)
 {
 	char *path = series_path(c);
 	struct strbuf old = STRBUF_INIT;
+	size_t end;
 	FILE *f;
 	int ret = 0;
 
 	if (series_contains(c, rel))
 		goto out;
 	strbuf_read_file(&old, path);
-	f = fopen(path, "a");
+	if (old.len && old.buf[old.len - 1] != '\n')
+		strbuf_addch(&old, '\n');
+	end = end_of_campaign(sb_str(&old));
+	f = fopen(path, "w");
 	if (!f) {
-		ret = error("cannot append to '%s': %s", path, strerror(errno));
+		ret = error("cannot write '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	if (old.len && old.buf[old.len - 1] != '\n')
-		fputc('\n', f);
-	fprintf(f, "%s\n", rel);
+	/* a driver's patch goes before the series' end, which comes last */
+	fprintf(f, "%.*s%s\n%s", (int)end, sb_str(&old), rel, sb_str(&old) + end);
 	if (fclose(f))
 		ret = error("cannot write '%s'", path);
 out:
@@ -129,7 +154,7 @@ static void patch_files(const char *text, char ***v, int *nr)
 {
 	const char *p = text;
 
-	while ((p = strstr(p, "+++ "))) {
+	while (p && (p = strstr(p, "+++ "))) {
 		if (p == text || p[-1] == '\n') {
 			const char *f = p + 4;
 
@@ -238,7 +263,8 @@ int campaign_base(const struct campaign *c, char *const *files, int nr, const ch
 	if (series_read(&s, pdir.buf))
 		goto out;
 	ret = 0;
-	for (i = 0; i < s.nr && !ret; i++)
+	/* the campaign's tree: the series' end comes after every driver's patch */
+	for (i = 0; i < s.nr && !ret && !series_is_end(s.names[i]); i++)
 		if (!skip || (skip[strlen(skip) - 1] == '/' ? strncmp(s.names[i], skip, strlen(skip))
 							   : strcmp(s.names[i], skip)))
 			ret = apply_one(&s, i, files, nr, a.buf);

@@ -121,3 +121,18 @@ out:
 		series_release(dst);
 	return ret;
 }
+
+int series_is_end(const char *name)
+{
+	return !strncmp(name, "end/", 4);
+}
+
+static int before_end(const char *name, int idx, void *data)
+{
+	return !series_is_end(name);
+}
+
+int series_campaign(struct series *dst, const struct series *src, const char *file)
+{
+	return series_subset(dst, src, file, before_end, NULL);
+}

@@ -23,6 +23,15 @@ void series_release(struct series *s);
  */
 int series_subset(struct series *dst, const struct series *src, const char *file,
 		  int (*keep)(const char *name, int idx, void *data), void *data);
+/*
+ * The series' end (patches/end/...): once every driver is converted or
+ * blocked, the 2.6.26 sites go, as in 2.6.39.  The campaign's tree, the
+ * one bkl audit analyzes and bkl test boots, is everything before it.
+ */
+int series_is_end(const char *name);
+/* dst: src without its end (file: its series file, for quilt).  -1 after error(). */
+int series_campaign(struct series *dst, const struct series *src, const char *file);
+
 /* 16 hex digits of s->hash: the key of every cache that depends on it. */
 const char *series_hash_hex(const struct series *s);
 uint64_t fnv1a(uint64_t h, const void *data, unsigned long len);

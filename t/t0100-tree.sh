@@ -118,6 +118,23 @@ test_expect_success 'a pristine tree that is a symlink (a shared cache) is never
 	! test -e c4/linux/check.tmp
 '
 
+test_expect_success 'the series end is left out of the work tree, but for --end and --check' '
+	mkdir -p ended/end &&
+	cp good/0001-good.patch ended/ &&
+	make_patch ended/end 0001-the-end.patch 1 2 &&
+	printf "0001-good.patch\n# the end\nend/0001-the-end.patch\n" >ended/series &&
+	BKL_CACHE=$PWD/c5 bkl tree --tarball good.tar.xz --patches ended >out &&
+	grep "^linux 6.1.99: 1 patches applied" out &&
+	grep "return 1;" c5/linux/work/drivers/char/mem.c &&
+	BKL_CACHE=$PWD/c5 bkl tree --end --tarball good.tar.xz --patches ended >out &&
+	grep "^linux 6.1.99: 2 patches applied" out &&
+	grep "return 2;" c5/linux/work/drivers/char/mem.c &&
+	BKL_CACHE=$PWD/c5 bkl tree --check --tarball good.tar.xz --patches ended >out &&
+	grep "^linux 6.1.99: series applies (2 patches)" out &&
+	BKL_CACHE=$PWD/c5 bkl tree --tarball good.tar.xz --patches ended >out &&
+	grep "return 1;" c5/linux/work/drivers/char/mem.c
+'
+
 test_expect_success LINUX_SOURCE 'the project series applies to the real 6.1' '
 	bkl tree --check >out &&
 	grep "^linux 6\.1\.[0-9]*: series applies" out

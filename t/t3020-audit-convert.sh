@@ -135,7 +135,15 @@ test_expect_success 'convert refuses while the checklist has unticked items, nam
 
 test_expect_success 'verdict none: the push-down undone' '
 	set_verdict $REC/char-and-misc-drivers/empty.md none "empty_open() only calls nonseekable_open()." &&
+	S=$BKL_REPO/patches/series &&
+	mkdir -p $BKL_REPO/patches/end && : >$BKL_REPO/patches/end/0001-the-end.patch &&
+	printf "# the end\nend/0001-the-end.patch\n" >>$S &&
 	bkl convert empty >out &&
+	tail -3 $S >tail &&
+	sed -n 1p tail | grep "^drivers/empty/0002-char-empty" &&
+	sed -n 2p tail | grep "^# the end$" &&
+	sed -n 3p tail | grep "^end/0001-the-end.patch$" &&
+	grep -v "^# the end$\|^end/" $S >s.new && mv s.new $S && rm -r $BKL_REPO/patches/end &&
 	P=$BKL_REPO/patches/drivers/empty/0002-char-empty-remove-the-BKL-from-open.patch &&
 	test_one_line out "^empty: patches/drivers/empty/0002-char-empty-remove-the-BKL-from-open.patch$" &&
 	grep "^Audit: empty_open() only calls nonseekable_open().$" $P &&
@@ -186,7 +194,14 @@ test_expect_success 'misc_open() keeps its BKL until what it calls takes its own
 	cp "$BKL_REPO/patches/series" series.save &&
 	sed -i "/^drivers\/race\//d" "$BKL_REPO/patches/series" &&
 	test_must_fail bkl convert misc 2>err &&
-	test_one_line err "error: .misc. calls 1 entry point of other drivers with the BKL held that takes no BKL of their own: race (race_open()); push it down first" &&
+	test_one_line err "error: .misc. calls 1 entry point of other drivers with the BKL held that takes no BKL of its own and has no audit verdict of none: race (race_open()); push it down or audit it first" &&
+	cp $REC/race-driver/race.md race.save &&
+	set_verdict $REC/race-driver/race.md none "race_open() reads race_table, set before misc_register(); it writes nothing." &&
+	bkl convert --partial misc >out &&
+	P=$BKL_REPO/patches/drivers/misc/0002-char-misc-remove-the-BKL-from-open.patch &&
+	tr "\n" " " <$P | grep "the audit of each found it needs none (their records in drivers-audit/): race (race_open())" &&
+	rm $P && sed -i "/^drivers\/misc\/0002/d" "$BKL_REPO/patches/series" series.save &&
+	cp race.save $REC/race-driver/race.md &&
 	cp series.save "$BKL_REPO/patches/series" &&
 	test_must_fail bkl convert misc 2>err &&
 	test_one_line err "the DB holds 8 analyzed files, not the whole tree" &&

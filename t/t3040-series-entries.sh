@@ -96,4 +96,12 @@ test_expect_success LINUX_SOURCE,PYTHON3 'every push-down puts smp_lock.h among 
 	grep "^0 patches to change$" out
 '
 
+test_expect_success LINUX_SOURCE 'the whole series against 6.1: the BKL, the fixes, and the drivers it still holds' '
+	"$BKL_ROOT/scripts/series-diffstat.sh" "$PATCHES" >out 2>&1 || { cat out; false; } &&
+	cat out &&
+	grep "^ include/linux/smp_lock.h  *+[0-9]* -0  *infrastructure$" out &&
+	! grep "^ fs/char_dev.c \|^ fs/fcntl.c \|^ drivers/char/misc.c " out &&
+	grep "^[0-9]* files: [0-9]* infrastructure, [0-9]* fixes, [0-9]* whitespace, [0-9]* still holding the BKL, 0 unexplained$" out
+'
+
 test_done
