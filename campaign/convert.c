@@ -322,6 +322,24 @@ static int dependent_needs_none(struct campaign *c, const char *id)
 }
 
 /*
+ * Does the driver that owns a dependent entry point take the BKL itself
+ * (its push-down in the series), or protect what the BKL did (a follower's
+ * own conversion: a mutex, an initialization moved)?
+ */
+static int dependent_has_patch(struct campaign *c, const char *id)
+{
+	int n, found = 0;
+
+	for (n = 1; n <= 2 && !found && strcmp(id, "?"); n++) {
+		char *p = campaign_patch_find_id(c, id, n);
+
+		found = p && series_contains(c, p);
+		free(p);
+	}
+	return found;
+}
+
+/*
  * misc_open() calls every misc driver's open() with the BKL held: its lock
  * may go only once each of them takes the BKL itself or was audited to
  * need none (its followers' records: "audited" gets their names for the
@@ -337,15 +355,11 @@ static int check_dependents(struct campaign *c, const struct cdriver *d, int par
 	if (facts_dependents(c, d, &dep, &nr))
 		return -1;
 	for (i = 0; i < nr; i++) {
-		char *tab = strchr(dep[i], '\t'), *p;
+		char *tab = strchr(dep[i], '\t');
 
 		*tab = '\0';
-		p = strcmp(dep[i], "?") ? campaign_patch_find_id(c, dep[i], 1) : NULL;
-		if (p && series_contains(c, p)) {
-			free(p);
+		if (dependent_has_patch(c, dep[i]))
 			continue;
-		}
-		free(p);
 		if (dependent_needs_none(c, dep[i])) {
 			strbuf_addf(audited, "%s%s (%s())", audited->len ? ", " : "", dep[i],
 				    tab + 1);
@@ -357,11 +371,11 @@ static int check_dependents(struct campaign *c, const struct cdriver *d, int par
 	if (missing)
 		ret = error("'%s' calls %d entry point%s of other drivers with the BKL held that "
 			    "take%s no BKL of %s own and %s no audit verdict of none: %s%s; "
-			    "push %s down or audit %s first", d->id, missing,
+			    "push %s down, audit %s or fix %s first", d->id, missing,
 			    missing == 1 ? "" : "s", missing == 1 ? "s" : "",
 			    missing == 1 ? "its" : "their", missing == 1 ? "has" : "have", left.buf,
 			    missing > 8 ? ", ..." : "", missing == 1 ? "it" : "them",
-			    missing == 1 ? "it" : "them");
+			    missing == 1 ? "it" : "them", missing == 1 ? "it" : "them");
 	else if ((nr || facts_indirect_calls(c, d)) && !partial &&
 		 (files = facts_analyzed_files(c)) < WHOLE_TREE_FILES)
 		ret = error("'%s' calls through function pointers with the BKL held; the DB holds "

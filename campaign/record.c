@@ -539,29 +539,3 @@ int record_propose(struct campaign *c, const struct cdriver *d, struct proposal 
 	audit_release(&a);
 	return v;
 }
-
-/*
- * Done, without a separate step: the conversion is in the series (status
- * tested, which bkl test --mark gives a converted driver whose boots all
- * passed), and its record's verdict is confirmed by a person.
- */
-int campaign_settle(struct campaign *c, const struct cdriver *d, const char *who)
-{
-	char *path = cdriver_record_path(c, d);
-	struct cstate st;
-	int ret = 0;
-
-	if (campaign_state(c, d->id, &st)) {
-		free(path);
-		return -1;
-	}
-	if (st.status == CS_TESTED && record_confirmed(path)) {
-		ret = campaign_record(c, d->id, "done", CS_DONE, st.holder, who,
-				      "converted in the series, verdict confirmed, bkl test passed");
-		if (!ret)
-			printf("'%s': done\n", d->id);
-	}
-	cstate_release(&st);
-	free(path);
-	return ret;
-}

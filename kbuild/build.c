@@ -614,3 +614,24 @@ out:
 	blist_release(&files);
 	return ret;
 }
+
+int tree_build_result(const char *tree, const char *config, int bkl, const char *src)
+{
+	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT;
+	size_t n = strlen(src);
+	const char *p;
+	int status = 0;
+
+	strbuf_addf(&file, "%s/build/%s-bkl-%c-%016llx/bkl-build.tsv", bkl_cache_dir(), config,
+		    bkl ? 'y' : 'n', (unsigned long long)fnv1a(FNV1A_INIT, tree, strlen(tree)));
+	if (!strbuf_read_file(&text, file.buf))
+		for (p = text.buf; p && *p && !status; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+			if (!strncmp(p, src, n) && p[n] == '\t') {
+				const char *st = strchr(p + n + 1, '\t');
+
+				status = st ? st[1] : 0;
+			}
+	strbuf_release(&file);
+	strbuf_release(&text);
+	return status;
+}

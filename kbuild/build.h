@@ -16,4 +16,11 @@ struct series;
 int tree_build(const struct series *s, const char *tree, const char *config,
 	       const char **scope, int nr_scope, int jobs);
 
+/*
+ * What the last bkl tree --build of tree (its real path) in config made
+ * of src (tree-relative), CONFIG_BKL on (bkl 1) or off: 'o' compiled,
+ * 'f' failed, 'n' not built by that config; 0 never built.
+ */
+int tree_build_result(const char *tree, const char *config, int bkl, const char *src);
+
 #endif

@@ -10,7 +10,7 @@
 #   fix              a conversion that fixed 6.1's own code (a mutex, an
 #                    initialization moved; drivers/D/0002-* that does not
 #                    "remove the BKL")
-#   whitespace       a "none" conversion that kept the push-down's form of a
+#   layout           a "none" conversion that kept the push-down's layout of a
 #                    6.1 line checkpatch rejects (its changelog says so)
 #   BKL: D           a driver the campaign pushed the BKL into and has not
 #                    converted yet (its push-down is still in the tree)
@@ -46,7 +46,7 @@ for p in $(grep -v '^#\|^$' "$patches/series"); do
 	drivers/*/0002-*-remove-the-BKL-from-*)
 		class=none
 		# 6.1's own line checkpatch rejects, kept as the push-down wrote it
-		grep -q "which checkpatch rejects" "$patches/$p" && class=whitespace ;;
+		grep -q "which checkpatch rejects" "$patches/$p" && class=layout ;;
 	drivers/*/0002-*)
 		class=fix ;;
 	end/*)
@@ -68,7 +68,7 @@ classify() {
 		END {
 			if ("infrastructure" in c) print "infrastructure"
 			else if ("fix" in c) print "fix"
-			else if (last == "whitespace") print "whitespace"
+			else if (last == "layout") print "layout"
 			else if (last ~ /^BKL: /) print last
 			else print "unexplained"
 		}' "$tmp/owners"
@@ -88,12 +88,12 @@ for f in $(cut -f1 "$tmp/owners" | sort -u); do
 	case "$class" in
 	infrastructure) infra=$((infra + 1)) ;;
 	fix) fix=$((fix + 1)) ;;
-	whitespace) ws=$((ws + 1)) ;;
+	layout) ws=$((ws + 1)) ;;
 	BKL:*) bkl=$((bkl + 1)) ;;
 	*) bad=$((bad + 1)) ;;
 	esac
 done
-echo "$n files: $infra infrastructure, $fix fixes, $ws whitespace, $bkl still holding the BKL, $bad unexplained"
+echo "$n files: $infra infrastructure, $fix fixes, $ws layout, $bkl still holding the BKL, $bad unexplained"
 drivers=$(grep -o 'BKL: [^ ]*$' "$tmp/list" | sed 's/^BKL: //' | sort -u | tr '\n' ' ')
 [ -z "$drivers" ] || echo "still holding the BKL: $drivers"
 [ "$bad" = 0 ]

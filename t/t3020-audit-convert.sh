@@ -194,7 +194,7 @@ test_expect_success 'misc_open() keeps its BKL until what it calls takes its own
 	cp "$BKL_REPO/patches/series" series.save &&
 	sed -i "/^drivers\/race\//d" "$BKL_REPO/patches/series" &&
 	test_must_fail bkl convert misc 2>err &&
-	test_one_line err "error: .misc. calls 1 entry point of other drivers with the BKL held that takes no BKL of its own and has no audit verdict of none: race (race_open()); push it down or audit it first" &&
+	test_one_line err "error: .misc. calls 1 entry point of other drivers with the BKL held that takes no BKL of its own and has no audit verdict of none: race (race_open()); push it down, audit it or fix it first" &&
 	cp $REC/race-driver/race.md race.save &&
 	set_verdict $REC/race-driver/race.md none "race_open() reads race_table, set before misc_register(); it writes nothing." &&
 	bkl convert --partial misc >out &&

@@ -101,7 +101,7 @@ test_expect_success LINUX_SOURCE 'the whole series against 6.1: the BKL, the fix
 	cat out &&
 	grep "^ include/linux/smp_lock.h  *+[0-9]* -0  *infrastructure$" out &&
 	! grep "^ fs/char_dev.c \|^ fs/fcntl.c \|^ drivers/char/misc.c " out &&
-	grep "^[0-9]* files: [0-9]* infrastructure, [0-9]* fixes, [0-9]* whitespace, [0-9]* still holding the BKL, 0 unexplained$" out
+	grep "^[0-9]* files: [0-9]* infrastructure, [0-9]* fixes, [0-9]* layout, [0-9]* still holding the BKL, 0 unexplained$" out
 '
 
 test_done

@@ -251,6 +251,33 @@ test_expect_success 'a verdict a person wrote, its checklist ticked, is confirme
 	! grep "^Confirmed by" $R
 '
 
+test_expect_success 'QEMU lacking its hardware, a confirmed conversion is done once it compiled both ways' '
+	BKL_DATE=2024-05-04T14:00:00Z bkl status locked --set converted --by "$ANN" --note "converted" &&
+	mkdir -p $BKL_REPO/qemu-tests &&
+	printf "locked\tnot written yet: a test to write\n" >$BKL_REPO/qemu-tests/unexercised &&
+	bkl audit-record --confirm --by "$ANN" locked >out &&
+	! grep "done" out &&
+	printf "locked\tQEMU presents no locked card\n" >$BKL_REPO/qemu-tests/unexercised &&
+	mkdir -p $BKL_REPO/patches/drivers/locked &&
+	printf "Subject: [PATCH] x\n---\n--- a/drivers/char/locked.c\n+++ b/drivers/char/locked.c\n" \
+		>$BKL_REPO/patches/drivers/locked/0002-char-locked-remove-the-BKL-from-open.patch &&
+	bkl audit-record --confirm --by "$ANN" locked >out &&
+	grep "^.locked.: not done: drivers/char/locked.c did not compile under both configs" out &&
+	H=$(python3 -c "
+import os, sys
+h = 0xcbf29ce484222325
+for b in os.path.realpath(sys.argv[1]).encode():
+	h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+print(\"%016x\" % h)" "$BKL_TREE") &&
+	for b in y n; do
+		mkdir -p $BKL_CACHE/build/allmodconfig-bkl-$b-$H &&
+		printf "drivers/char/locked.c\t0\to\t\n" >$BKL_CACHE/build/allmodconfig-bkl-$b-$H/bkl-build.tsv
+	done &&
+	BKL_DATE=2024-05-04T15:00:00Z bkl audit-record --confirm --by "$ANN" locked >out &&
+	grep "^.locked.: done$" out &&
+	bkl log locked | tail -1 | grep "done  *done .*compiled with the BKL on and off (bkl tree --build); not in QEMU: QEMU presents no locked card$"
+'
+
 test_expect_success 'audit-record --bug: the record, the log and the report say it; the state stays' '
 	test_must_fail bkl audit-record --bug "x" --by "$ANN" bar 2>err &&
 	grep "error: .bar. has no verdict: write it before the bug it found" err &&
