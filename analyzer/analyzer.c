@@ -77,7 +77,7 @@ static void analyze_symbol(struct tu *tu, struct symbol *sym, struct ast_info *a
 	paths_walk(tu, ep, ai, &s);
 	check_sites(tu, &s);
 	check_imbalance(tu, &s);
-	facts_function(tu, &s, ep);
+	facts_function(tu, &s, ep, ai);
 	fn_summary_release(&s);
 }
 

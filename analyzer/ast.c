@@ -337,17 +337,23 @@ struct walk {
 };
 
 static void walk_stmt(struct walk *w, struct statement *s);
+static void walk_inlined(struct walk *w, struct expression *e, struct position orig);
 
 static void walk_expr(struct walk *w, struct expression *e)
 {
 	struct expression *x;
 	struct expression *base;
 	struct symbol *st;
+	struct position orig;
 
 	if (!e)
 		return;
-	if (w->inline_pos && (e->type == EXPR_CALL || e->type == EXPR_STATEMENT))
+	orig = e->pos;
+	if (w->inline_pos && (e->type == EXPR_CALL || e->type == EXPR_STATEMENT)) {
+		if (e->type == EXPR_CALL)
+			inlined_call(w->ai, e, w->inline_pos->line);
 		e->pos = *w->inline_pos;
+	}
 	switch (e->type) {
 	case EXPR_ASSIGNMENT: {
 		int mark = work_mark();
@@ -380,16 +386,13 @@ static void walk_expr(struct walk *w, struct expression *e)
 		walk_expr(w, e->cond_true);
 		walk_expr(w, e->cond_false);
 		break;
-	case EXPR_STATEMENT: {
-		struct statement *s = e->statement;
-		struct position *saved = w->inline_pos;
-
-		if (s && s->type == STMT_COMPOUND && s->inline_fn && !saved)
-			w->inline_pos = &e->pos;
-		walk_stmt(w, s);
-		w->inline_pos = saved;
+	case EXPR_STATEMENT:
+		if (e->statement && e->statement->type == STMT_COMPOUND &&
+		    e->statement->inline_fn)
+			walk_inlined(w, e, orig);
+		else
+			walk_stmt(w, e->statement);
 		break;
-	}
 	case EXPR_CALL:
 		work_call(w->tu, e, w->function);
 		walk_expr(w, e->fn);
@@ -420,6 +423,28 @@ static void walk_expr(struct walk *w, struct expression *e)
 	default:
 		break;
 	}
+}
+
+/*
+ * An inlined body, called at orig: its calls are moved to the outermost
+ * inline call's position; its arguments are its caller's code, the rest
+ * the inline's own (inlined.c records where each call was).
+ */
+static void walk_inlined(struct walk *w, struct expression *e, struct position orig)
+{
+	struct statement *s = e->statement, *x;
+	struct position *saved = w->inline_pos;
+
+	if (!saved)
+		w->inline_pos = &e->pos;
+	s->pos = *w->inline_pos;
+	walk_stmt(w, s->args);
+	inlined_push(w->ai, s->inline_fn, orig);
+	FOR_EACH_PTR(s->stmts, x) {
+		walk_stmt(w, x);
+	} END_FOR_EACH_PTR(x);
+	inlined_pop(w->ai);
+	w->inline_pos = saved;
 }
 
 static void walk_decl(struct walk *w, struct symbol_list *list)
@@ -506,6 +531,7 @@ void ast_prepare(struct tu *tu, struct symbol *fn, struct ast_info *ai)
 	struct walk w = { .tu = tu, .ai = ai, .function = ident_str(fn->ident) };
 
 	ai->nr_ret = 0;
+	inlined_reset(ai);
 	work_function();
 	if (type && type->type == SYM_FN)
 		walk_stmt(&w, type->stmt);

@@ -21,7 +21,9 @@
  * would name a call the chain cannot know runs: schedule_timeout calls
  * schedule() in two places, the first for MAX_SCHEDULE_TIMEOUT only.
  */
+#define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "analyzer/graph.h"
 #include "db/db.h"
@@ -78,8 +80,8 @@ static int sink_class(struct chains *c, const struct g_edge *e, int t)
 		return c->dl.dead[e - c->g->edges] ? CLASS_DEADLOCK : CLASS_WAIT;
 	case P_GFP:	/* an allocation whose constant gfp may reclaim */
 		return e->has_gfp && (e->gfp & c->g->prims->gfp_reclaim) ? CLASS_SLEEP : -1;
-	case P_SLEEP:
-		return CLASS_SLEEP;
+	case P_SLEEP:	/* an inline's rule: its inlined body's calls decide */
+		return e->inlined ? -1 : CLASS_SLEEP;
 	default:
 		return -1;
 	}
@@ -159,7 +161,42 @@ struct step {
 	const struct g_edge *edge;	/* that call, NULL at the end */
 	int to;				/* the node it reaches */
 	const struct g_dead *dead;	/* a deadlock's wait: its work, set up at file:line */
+	const char *name, *file;	/* an inline the call is made in (not a node) */
+	int inlined;			/* the step calls an inline: edge "inlined" */
 };
+
+static const char *step_name(const struct graph *g, const struct step *s)
+{
+	return s->name ? s->name : g->fns[s->node].name;
+}
+
+/*
+ * Push node's step, whose call e reaches to.  A call made in inlined
+ * bodies goes through them first, each a step (e->inline_path, see
+ * inlined.c: "fsleep delay.h:60;usleep_range delay.h:48"): node calls
+ * the outermost at e's line, each inline the next at the line its path
+ * says, and the innermost makes the call e.
+ */
+static int push_call(struct step **steps, int nr, int *alloc, int node,
+		     const struct g_edge *e, int to)
+{
+	const char *p = e->inline_path;
+
+	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ node, e->line, e, to };
+	while (p && *p) {
+		const char *sp = strchr(p, ' '), *end = strchrnul(p, ';'), *colon;
+
+		for (colon = end; colon > p && *colon != ':'; colon--)
+			;
+		if (!sp || sp > colon)
+			break;		/* not ours: the call stays the caller's */
+		(*steps)[nr - 1].inlined = 1;
+		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ node, atoi(colon + 1), e, to,
+			.name = intern(p, sp - p), .file = intern(sp + 1, colon - sp - 1) };
+		p = *end ? end + 1 : end;
+	}
+	return nr;
+}
 
 /*
  * How a chain's call reached its target, as coverage.edge says it: by
@@ -188,12 +225,12 @@ static int build_path(struct chains *c, int cls, const struct g_edge *e, int fir
 {
 	int nr = 0, n = first;
 
-	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ e->caller, e->line, e, first };
+	nr = push_call(steps, nr, alloc, e->caller, e, first);
 	while (sink_class(c, e, n) != cls) {
 		int ne = c->next_edge[cls][n];
 
 		e = &c->g->edges[ne];
-		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, e->line, e, c->next_node[cls][n] };
+		nr = push_call(steps, nr, alloc, n, e, c->next_node[cls][n]);
 		n = c->next_node[cls][n];
 	}
 	if (cls == CLASS_DEADLOCK) {
@@ -204,7 +241,7 @@ static int build_path(struct chains *c, int cls, const struct g_edge *e, int fir
 			int next = c->dl.next_node[n], last = c->dl.dist[n] == 1;
 
 			e = &c->g->edges[c->dl.next_edge[n]];
-			*ARR_PUSH(*steps, nr, *alloc) = (struct step){ n, e->line, e, next };
+			nr = push_call(steps, nr, alloc, n, e, next);
 			n = next;
 			if (last)
 				break;
@@ -254,8 +291,8 @@ static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_e
 
 	origin = chain_origin(g, e, &by_type);
 	for (i = 0; i < nr; i++)
-		by_type += steps[i].edge && !strcmp(edge_kind(steps[i].edge, steps[i].to, &n),
-						    "by-type");
+		by_type += steps[i].edge && !steps[i].inlined &&
+			   !strcmp(edge_kind(steps[i].edge, steps[i].to, &n), "by-type");
 	if (db_bind_int(ins, "@by_type", by_type) || db_bind_text(ins, "@origin", origin) ||
 	    db_bind_int(ins, "@id", f->file_id) || db_bind_text(ins, "@file", f->file) ||
 	    db_bind_int(ins, "@line", e->line) || db_bind_text(ins, "@function", f->name) ||
@@ -267,16 +304,20 @@ static int insert_chain(sqlite3 *db, struct chains *c, int cls, const struct g_e
 		const struct g_fn *s = &g->fns[steps[i].node];
 
 		if (db_bind_int(step, "@chain", id) || db_bind_int(step, "@step", i) ||
-		    db_bind_text(step, "@function", s->name))
+		    db_bind_text(step, "@function", step_name(g, &steps[i])))
 			return -1;
 		if (steps[i].line && (db_bind_text(step, "@file", steps[i].dead ?
-						       steps[i].dead->file : s->file) ||
+						       steps[i].dead->file : steps[i].file ?
+						       steps[i].file : s->file) ||
 				      db_bind_int(step, "@line", steps[i].line)))
+			return -1;
+		if (steps[i].inlined && (db_bind_text(step, "@edge", "inlined") ||
+					 db_bind_int(step, "@candidates", 1)))
 			return -1;
 		if (steps[i].dead && (db_bind_text(step, "@edge", steps[i].dead->how) ||
 				      db_bind_int(step, "@candidates", steps[i].dead->nr)))
 			return -1;
-		if (steps[i].edge &&
+		if (steps[i].edge && !steps[i].inlined &&
 		    (db_bind_text(step, "@edge", edge_kind(steps[i].edge, steps[i].to, &n)) ||
 		     db_bind_int(step, "@candidates", n)))
 			return -1;
@@ -344,7 +385,7 @@ static int site_chains(sqlite3 *db, struct chains *c, int from, int to, int held
 		strbuf_reset(&path);
 		strbuf_addstr(&path, "[");
 		for (k = 0; k < nr; k++)
-			strbuf_addf(&path, "%s\"%s\"", k ? "," : "", c->g->fns[steps[k].node].name);
+			strbuf_addf(&path, "%s\"%s\"", k ? "," : "", step_name(c->g, &steps[k]));
 		strbuf_addstr(&path, "]");
 		ret = insert_chain(db, c, cls, &c->g->edges[site], steps, nr, path.buf, ins, step);
 		(*nr_chains)++;

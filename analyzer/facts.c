@@ -2,10 +2,11 @@
 /*
  * The facts the global pass (resolve.c) needs from a function: the
  * function itself, its call edges (direct, through a struct member,
- * through another pointer) with whether the BKL may be held at each and
- * the constant gfp argument of allocation primitives, and the tables
- * handed to registration functions (cdev_init, register_chrdev,
- * misc_register, ...).  Function-pointer stores come from ast.c.
+ * through another pointer) with whether the BKL may be held at each,
+ * the constant gfp argument of allocation primitives and the inlines
+ * the call was made in (inlined.c), and the tables handed to
+ * registration functions (cdev_init, register_chrdev, misc_register,
+ * ...).  Function-pointer stores come from ast.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static struct symbol *call_table(struct instruction *insn)
 }
 
 static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_info *ci,
-		     const struct guards *gd)
+		     const struct guards *gd, struct ast_info *ai)
 {
 	const struct primitives *p = tu->prims;
 	struct instruction *insn = ci->insn;
@@ -73,6 +74,8 @@ static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_in
 	c->line = insn->pos.line;
 	c->held = ci->held;
 	c->inlined = insn->opcode == OP_INLINED_CALL;
+	if (!c->inlined)
+		c->inline_path = inlined_path(ai, insn);
 	c->seq = tu->nr_calls;
 	c->guard = guard_of(gd, insn->bb);
 	if (insn->func && insn->func->type == PSEUDO_SYM && insn->func->sym) {
@@ -127,7 +130,8 @@ static int by_line(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : 1;
 }
 
-void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep)
+void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep,
+		    struct ast_info *ai)
 {
 	static struct guards gd;
 
@@ -143,7 +147,7 @@ void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep)
 	guards_prepare(&gd, ep);
 	objects_function(tu, ep);
 	for (i = 0; i < s->nr_calls; i++)
-		add_call(tu, s, fn, &s->calls[i], &gd);
+		add_call(tu, s, fn, &s->calls[i], &gd, ai);
 	qsort(tu->calls + first, tu->nr_calls - first, sizeof(*tu->calls), by_line);
 }
 

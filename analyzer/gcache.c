@@ -27,7 +27,7 @@
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
-#define GC_MAGIC	"BKLGRAPH1\n"
+#define GC_MAGIC	"BKLGRAPH2\n"
 
 /* The snapshot's file for lock, from the DB's own name; -1: none (a temp DB). */
 int gcache_path(sqlite3 *db, const char *lock, struct strbuf *out)
@@ -100,7 +100,8 @@ int gcache_write(struct graph *g, const char *path, uint64_t token, const char *
 		REC(f->file_id, sid(&w, f->name), e->line, e->kind, sid(&w, e->callee),
 		    e->callee_static, sid(&w, e->st), sid(&w, e->member), e->held, e->has_gfp,
 		    (int32_t)(uint32_t)((uint64_t)e->gfp >> 32), (int32_t)(uint32_t)e->gfp,
-		    sid(&w, e->tbl), e->tbl_static, sid(&w, e->guard), sid(&w, e->args));
+		    sid(&w, e->tbl), e->tbl_static, sid(&w, e->guard), sid(&w, e->args),
+		    e->inlined, sid(&w, e->inline_path));
 	}
 	REC(g->nr_stores);
 	for (i = 0; i < g->nr_stores; i++) {
@@ -225,9 +226,9 @@ static int unpack(struct gcache *c, const int32_t *r, size_t nr)
 			.path = str_at(c, r[p + 5]) };
 	NEED(1);
 	c->nr_calls = r[p++];
-	NEED((size_t)c->nr_calls * 16);
+	NEED((size_t)c->nr_calls * 18);
 	c->calls = xrealloc_arr(NULL, c->nr_calls + 1, sizeof(*c->calls));
-	for (i = 0; i < c->nr_calls; i++, p += 16)
+	for (i = 0; i < c->nr_calls; i++, p += 18)
 		c->calls[i] = (struct gc_call){ .file_id = r[p], .caller = str_at(c, r[p + 1]),
 			.line = r[p + 2], .kind = r[p + 3], .callee = str_at(c, r[p + 4]),
 			.callee_static = r[p + 5], .st = str_at(c, r[p + 6]),
@@ -235,7 +236,8 @@ static int unpack(struct gcache *c, const int32_t *r, size_t nr)
 			.gfp = (long long)(((uint64_t)(uint32_t)r[p + 10] << 32) |
 					   (uint32_t)r[p + 11]),
 			.tbl = str_at(c, r[p + 12]), .tbl_static = r[p + 13],
-			.guard = str_at(c, r[p + 14]), .args = str_at(c, r[p + 15]) };
+			.guard = str_at(c, r[p + 14]), .args = str_at(c, r[p + 15]),
+			.inlined = r[p + 16], .inline_path = str_at(c, r[p + 17]) };
 	NEED(1);
 	c->nr_stores = r[p++];
 	NEED((size_t)c->nr_stores * 11);

@@ -32,6 +32,8 @@ struct g_edge {
 	const char *callee, *st, *member;
 	const char *tbl;		/* member calls through a known table */
 	const char *guard, *args;	/* constant arguments: see guards.c */
+	const char *inline_path;	/* made in inlined bodies: see inlined.c */
+	int inlined;			/* the call of an inline whose body is inlined */
 	int tbl_static, by_table;	/* by_table: resolved to that table's functions */
 	int callee_static, has_gfp;
 	long long gfp;
@@ -92,8 +94,8 @@ struct gc_fn {
 };
 
 struct gc_call {
-	const char *caller, *callee, *st, *member, *tbl, *guard, *args;
-	int file_id, line, kind, callee_static, held, has_gfp, tbl_static;
+	const char *caller, *callee, *st, *member, *tbl, *guard, *args, *inline_path;
+	int file_id, line, kind, callee_static, held, has_gfp, tbl_static, inlined;
 	long long gfp;
 };
 

@@ -10,7 +10,9 @@
  * in these ranges" (or "not in" them, when the default arm reaches it).
  * An `if` on a parameter is a switch of one value and a default:
  * fasync_helper(fd, filp, on, fapp) allocates only `if (on)`, so its
- * callers that pass on = 0 do not sleep in it.  A test of a bit that
+ * callers that pass on = 0 do not sleep in it; a comparison with a
+ * constant, of the values below it and a default (fsleep()'s `usecs <=
+ * 10` udelay()s, inlined in a wrapper whose callers pass usecs).  A test of a bit that
  * the parameter keeps (pcpu_alloc()'s `gfp & __GFP_NOFAIL`, after
  * current_gfp_context()) narrows by that bit; one conjunct of `a && b`,
  * narrows one arm only (the "weak" one any value may take is not
@@ -33,6 +35,7 @@
  *   args  "2=1;4=0"      argument 2 is 1, argument 4 is 0
  *   args  "1=!0"         argument 1 is not 0 (an address)
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +153,52 @@ static int value_test(pseudo_t v, long long k, struct basic_block *eq, struct ba
 }
 
 /*
+ * v compared with a constant (`usecs <= 10`, as fsleep() tests it once
+ * inlined): a switch of one range, the values up to the constant, and a
+ * default.  The range is below the constant, whichever side the
+ * comparison sends it: `v > K` is `v <= K` with its arms swapped.
+ */
+static int range_test(struct instruction *def, struct basic_block *yes, struct basic_block *no,
+		      struct guard_test *t)
+{
+	long long k = def->src2->value, lo = LLONG_MIN;
+	int below_yes = 1, strict = 0;
+
+	switch (def->opcode) {
+	case OP_SET_B: case OP_SET_BE: case OP_SET_A: case OP_SET_AE:
+		lo = 0;
+		break;
+	}
+	switch (def->opcode) {
+	case OP_SET_LT: case OP_SET_B:
+		strict = 1;
+		break;
+	case OP_SET_GE: case OP_SET_AE:
+		strict = 1;
+		/* fall through */
+	case OP_SET_GT: case OP_SET_A:
+		below_yes = 0;
+		break;
+	}
+	t->param = param_of(def->src1);
+	if (!t->param || (strict && k <= lo) || (lo == 0 && k < 0))
+		return 0;
+	add_arm(t, lo, k - strict, below_yes ? yes : no);
+	add_arm(t, 1, 0, below_yes ? no : yes);
+	return 1;
+}
+
+static int is_compare(int opcode)
+{
+	switch (opcode) {
+	case OP_SET_LT: case OP_SET_LE: case OP_SET_GT: case OP_SET_GE:
+	case OP_SET_B: case OP_SET_BE: case OP_SET_A: case OP_SET_AE:
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The condition c of a branch, true to yes, false to no.  `a && b`
  * (sparse's and.1) tests a conjunct: its arm to no is weak, since the
  * other conjunct may send any value there.
@@ -184,6 +233,8 @@ static int cond_test(pseudo_t c, struct basic_block *yes, struct basic_block *no
 			return 1;
 		return value_test(def->src1, def->src2->value, eq, ne, t);
 	}
+	if (def && is_compare(def->opcode) && def->src2->type == PSEUDO_VAL)
+		return range_test(def, yes, no, t);
 	return bit_test(c, yes, no, t) || value_test(c, 0, no, yes, t);
 }
 

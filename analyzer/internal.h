@@ -146,6 +146,7 @@ struct fact_call {
 	const char *args;		/* CALL_DIRECT: its constant arguments (guards.c) */
 	int held;			/* enum held mask over all paths */
 	int inlined;			/* an inline function, as the user called it */
+	const char *inline_path;	/* made in an inlined body: inlined.c */
 	int seq;
 	int has_gfp;
 	long long gfp;
@@ -232,9 +233,24 @@ void diag_partial(struct tu *tu, struct symbol_list *list, const char *out);
 int diag_said(sqlite3 *db, const char *path, const char *lock, int quiet);
 
 /* ---- ast.c: before linearizing a function ---- */
+#define INLINE_DEPTH	8		/* inlines named in an inline path, at most */
+struct inl_frame {
+	struct symbol *fn;		/* an inline whose body ast.c is in */
+	struct position at;		/* where it was called, in its caller's source */
+};
+struct inl_call {			/* a call in an inlined body (inlined.c) */
+	int line;			/* the function's line it was moved to */
+	struct symbol *fntype;		/* its IR call's first fntype */
+	const char *path;		/* calls.inline_path */
+	int used;
+};
 struct ast_info {
 	int *ret_lines;			/* lines of the function's own return statements */
 	int nr_ret, alloc_ret;
+	struct inl_frame frames[INLINE_DEPTH];
+	int nr_frames;			/* may exceed INLINE_DEPTH */
+	struct inl_call *inl;
+	int nr_inl, alloc_inl;
 };
 /* Inline call sites, the member map, stores in code, return lines. */
 void ast_prepare(struct tu *tu, struct symbol *fn, struct ast_info *ai);
@@ -246,6 +262,15 @@ void ast_reset(void);
 /* The line of the return statement a path leaves by, at ret from bb. */
 int ast_ret_line(struct ast_info *ai, struct basic_block *bb, struct instruction *from,
 		 struct instruction *ret);
+
+/* ---- inlined.c: calls in inlined bodies (ast.c records, facts.c asks) ---- */
+void inlined_reset(struct ast_info *ai);
+void inlined_push(struct ast_info *ai, struct symbol *fn, struct position at);
+void inlined_pop(struct ast_info *ai);
+/* call, at its own position, in the bodies pushed, moved to line site */
+void inlined_call(struct ast_info *ai, struct expression *call, int site);
+/* an OP_CALL's inline path ("fsleep delay.h:60;..."), or NULL: its own */
+const char *inlined_path(struct ast_info *ai, struct instruction *insn);
 
 /* ---- paths.c: the path-sensitive walk of one function ---- */
 struct call_info {
@@ -282,7 +307,8 @@ void fn_summary_release(struct fn_summary *s);
 /* ---- the checks and facts over a summary ---- */
 void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
-void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep);
+void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep,
+		    struct ast_info *ai);
 void facts_store_registrations(struct tu *tu);
 
 /* work.c: work items, threads, workqueues (ast.c's walk calls in) */

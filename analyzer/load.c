@@ -166,6 +166,8 @@ static void add_call(struct graph *g, const struct gc_call *r, int *last)
 	e->tbl_static = r->tbl_static;
 	e->guard = r->guard;
 	e->args = r->args;
+	e->inlined = r->inlined;
+	e->inline_path = r->inline_path;
 	if (caller != *last)
 		g->fns[caller].first_edge = g->nr_edges - 1;
 	g->fns[caller].nr_edges++;
@@ -176,7 +178,7 @@ static int load_calls(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = prepare(db, g, "SELECT file_id, caller, line, kind, callee, "
 				   "callee_static, struct, member, held, gfp, tbl, tbl_static, "
-				   "guard, args FROM calls " LOCK_FILES
+				   "guard, args, inlined, inline_path FROM calls " LOCK_FILES
 				   "ORDER BY file_id, caller, line, rowid");
 	const struct gcache *c = g->gc;
 	int rc, last = -1, k = 0, src;
@@ -202,7 +204,8 @@ static int load_calls(sqlite3 *db, struct graph *g)
 			.st = col(st, 6), .member = col(st, 7),
 			.held = held_mask((const char *)sqlite3_column_text(st, 8)),
 			.tbl = col(st, 10), .tbl_static = sqlite3_column_int(st, 11),
-			.guard = col(st, 12), .args = col(st, 13) };
+			.guard = col(st, 12), .args = col(st, 13),
+			.inlined = sqlite3_column_int(st, 14), .inline_path = col(st, 15) };
 		if (sqlite3_column_type(st, 9) != SQLITE_NULL) {
 			r.has_gfp = 1;
 			r.gfp = sqlite3_column_int64(st, 9);

@@ -33,9 +33,9 @@ static const char *const copy_sql[] = {
 	"SELECT i.new, f.name, f.file, f.line, f.static, f.inline, f.coarse, f.partial "
 	"FROM shard.functions f JOIN temp.bkl_idmap i ON i.old = f.file_id",
 	"INSERT INTO main.calls (file_id, caller, line, kind, callee, callee_static, struct, "
-	"member, held, gfp, tbl, tbl_static, guard, args) SELECT i.new, c.caller, c.line, c.kind, "
-	"c.callee, c.callee_static, c.struct, c.member, c.held, c.gfp, c.tbl, c.tbl_static, "
-	"c.guard, c.args FROM shard.calls c "
+	"member, held, gfp, tbl, tbl_static, guard, args, inlined, inline_path) SELECT i.new, "
+	"c.caller, c.line, c.kind, c.callee, c.callee_static, c.struct, c.member, c.held, c.gfp, "
+	"c.tbl, c.tbl_static, c.guard, c.args, c.inlined, c.inline_path FROM shard.calls c "
 	"JOIN temp.bkl_idmap i ON i.old = c.file_id",
 	"INSERT INTO main.fptr_stores (file_id, struct, member, value, kind, value_static, tbl, "
 	"tbl_static, function, file, line) SELECT i.new, s.struct, s.member, s.value, s.kind, "

@@ -187,9 +187,9 @@ static int store_calls(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO calls (file_id, caller, line, kind, callee, "
 				      "callee_static, struct, member, held, gfp, tbl, tbl_static, "
-				      "guard, args) VALUES (@id, @caller, @line, @kind, @callee, "
-				      "@cstatic, @struct, @member, @held, @gfp, @tbl, @tstatic, "
-				      "@guard, @args)");
+				      "guard, args, inlined, inline_path) VALUES (@id, @caller, "
+				      "@line, @kind, @callee, @cstatic, @struct, @member, @held, "
+				      "@gfp, @tbl, @tstatic, @guard, @args, @inlined, @ipath)");
 	int i, ret = st ? 0 : -1;
 
 	for (i = 0; i < tu->nr_calls && !ret; i++) {
@@ -206,7 +206,8 @@ static int store_calls(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 		      (c->has_gfp ? db_bind_int(st, "@gfp", c->gfp) : bind_opt(st, "@gfp", NULL)) ||
 		      bind_opt(st, "@tbl", c->tbl) || db_bind_int(st, "@tstatic", c->tbl_static) ||
 		      bind_opt(st, "@guard", c->guard) || bind_opt(st, "@args", c->args) ||
-		      db_step_done(st);
+		      db_bind_int(st, "@inlined", c->inlined) ||
+		      bind_opt(st, "@ipath", c->inline_path) || db_step_done(st);
 	}
 	sqlite3_finalize(st);
 	return ret;

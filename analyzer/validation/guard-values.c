@@ -202,7 +202,8 @@ static int hook_open(void)
  * guard-values.c:74: warning: 'ctx_free_headless' may sleep with the BKL held (sleep):
  *   ctx_free_headless  guard-values.c:74
  *     kvfree_call  guard-values.c:49
- *       msleep
+ *       add_ptr_to_bulk  guard-values.c:32
+ *         msleep
  * guard-values.c:74: warning: 'ctx_free_headless' may wait for another task with the BKL held (wait):
  *   ctx_free_headless  guard-values.c:74
  *     kvfree_call  guard-values.c:44
