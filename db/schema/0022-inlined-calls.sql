@@ -14,7 +14,6 @@
 --                or a file analyzed before this version
 -- Chain steps through an inline have the edge 'inlined': chain_steps is
 -- rebuilt for its CHECK, and the next global pass redoes the chains.
--- (0022 is left to another change made at the same time.)
 ALTER TABLE calls ADD COLUMN inlined INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE calls ADD COLUMN inline_path TEXT;
 DELETE FROM chains;
