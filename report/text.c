@@ -67,6 +67,13 @@ static void projection(struct out *o, const struct burndown *bd)
 	strbuf_addf(o->sb, "%sburn-down:%s ", o->md ? "- **" : "", o->md ? "**" : "");
 	if (!bd->nr) {
 		strbuf_addstr(o->sb, "no status history yet");
+	} else if (!bd->pts[bd->nr - 1].drivers) {
+		int i = bd->nr - 1;
+
+		while (i > 0 && !bd->pts[i - 1].drivers)	/* when it reached 0 */
+			i--;
+		strftime(day, sizeof(day), "%Y-%m-%d", gmtime(&bd->pts[i].t));
+		strbuf_addf(o->sb, "0 drivers left; the last one left the BKL on %s", day);
 	} else if (bd->zero) {
 		strftime(day, sizeof(day), "%Y-%m-%d", gmtime(&bd->zero));
 		report_pace(bd->pace, pace, sizeof(pace));

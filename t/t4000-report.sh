@@ -222,4 +222,15 @@ test_expect_success '--lock: precise chains counted apart, shortest first, why e
 	test "$(json l.json "\$.chains[2].origin")" = held
 '
 
+test_expect_success 'the burn-down at 0: the day the last driver left the BKL' '
+	for d in $(sqlite3 "$BKL_DB" "SELECT d.driver FROM campaign_drivers d LEFT JOIN campaign_state s
+			ON s.driver = d.driver WHERE $ST NOT IN (\"converted\", \"tested\", \"done\")"); do
+		bkl status $d --set converted --by "Bob Dev <bob@example.org>" --note "converted" >/dev/null ||
+			return 1
+	done &&
+	bkl report >out &&
+	grep "^drivers: [0-9]*, 0 still under the BKL (" out &&
+	grep "^burn-down: 0 drivers left; the last one left the BKL on 20[0-9-]* (Molnar, 2008: \"10+ years\")$" out
+'
+
 test_done
