@@ -168,19 +168,22 @@ static int gfp_arg(const struct graph *g, int t)
 	return r ? r->arg : 0;
 }
 
-/* A primitive's body is never followed (chains.c): no copies of it. */
+/*
+ * A primitive whose body chains.c never looks into (the lock, a wait, an
+ * atomic one, an allocation: its flags decide): no copies of it.  A
+ * plain sleep primitive's body may give a site its wait chain.
+ */
 static int is_primitive(const struct graph *g, int t)
 {
 	static const enum prim_class cls[] = {
-		PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED, PRIM_TRYLOCK,
-		PRIM_SLEEP, PRIM_WAIT, PRIM_ATOMIC,
+		PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED, PRIM_TRYLOCK, PRIM_WAIT, PRIM_ATOMIC,
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(cls) / sizeof(cls[0]); i++)
 		if (prim_match(g->prims, cls[i], g->fns[t].name))
 			return 1;
-	return 0;
+	return gfp_arg(g, t) > 0;
 }
 
 /* Calls whose target a copy may replace: direct, or through a named table. */
