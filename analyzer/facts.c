@@ -84,9 +84,13 @@ static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_in
 		c->kind = CALL_DIRECT;
 		c->callee = ident_str(sym->ident);
 		c->callee_static = insn->opcode == OP_CALL && (sym->ctype.modifiers & MOD_STATIC);
-		if (insn->opcode == OP_CALL)
-			c->args = const_args(insn);
 		r = prim_match(p, PRIM_SLEEP, c->callee);
+		/*
+		 * An inlined call's body is the caller's already; but an
+		 * allocation's flags may be the caller's parameter.
+		 */
+		if (insn->opcode == OP_CALL || (r && r->arg))
+			c->args = const_args(insn);
 		if (r && r->arg) {
 			pseudo_t g = nth_arg(insn, r->arg);
 
@@ -109,6 +113,8 @@ static void add_call(struct tu *tu, struct fn_summary *s, int fn, struct call_in
 		if (tbl) {
 			c->tbl = ident_str(tbl->ident);
 			c->tbl_static = !!(tbl->ctype.modifiers & MOD_STATIC);
+			/* the table's function gets a copy for them (specialize.c) */
+			c->args = const_args(insn);
 		} else {
 			c->obj = call_object(insn, &c->obj_off);
 		}

@@ -19,6 +19,7 @@ struct g_fn {
 	int covered;			/* implicit: index+1 in g->cover */
 	int next_same_name;		/* chain of non-static functions by name */
 	int unbuilt;			/* in a file the audited config does not build */
+	int copy_of;			/* specialize.c's copies: the original + 1 */
 };
 
 struct g_target {

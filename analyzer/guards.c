@@ -22,9 +22,12 @@
  *
  * The caller's side: the arguments that are constants (the 2.6 compat
  * ioctl handlers call sys_ioctl with one command; many wrappers do), or
- * addresses, which are not 0 (kfree_rcu()'s `&p->rcu`).
- * The global pass (resolve.c) gives such a call a copy of the callee
- * with only the calls that argument allows.
+ * addresses, which are not 0 (kfree_rcu()'s `&p->rcu`), or the caller's
+ * own parameters passed on, with bits added or taken away (a wrapper's
+ * `kmalloc(n, gfp | __GFP_ZERO)`): those take the value the caller's
+ * caller gives.  The global pass (specialize.c) gives such a call a copy
+ * of the callee with only the calls that argument allows, and the
+ * parameters it passes on resolved, down to an allocation's gfp flags.
  *
  * Encodings, as calls.guard and calls.args hold them:
  *   guard "2:1-1,3-5"    parameter 2 is 1, or 3 to 5
@@ -34,6 +37,8 @@
  *   guard "3:!0-0 2:4-4" under two tests: both hold
  *   args  "2=1;4=0"      argument 2 is 1, argument 4 is 0
  *   args  "1=!0"         argument 1 is not 0 (an address)
+ *   args  "2=@3"         argument 2 is the caller's parameter 3
+ *   args  "2=@3&A|O"     ... as (parameter 3 & A) | O (both optional, decimal)
  */
 #include <limits.h>
 #include <stdio.h>
@@ -476,6 +481,60 @@ static int nonzero_arg(pseudo_t p)
 	       def->src2->value > 0 && def->type && is_ptr_type(def->type);
 }
 
+/*
+ * The caller's parameter whose value p is, as it is or with constant
+ * bits set or cleared: the value as (parameter & *and) | *or.  0 if p is
+ * no such value.
+ */
+static int param_flow(pseudo_t p, unsigned long long *and, unsigned long long *or, int depth)
+{
+	struct instruction *def = p && p->type == PSEUDO_REG ? p->def : NULL;
+	unsigned long long k;
+	int param;
+
+	if (p && p->type == PSEUDO_ARG)
+		return p->nr;
+	if (!def || depth > VALUE_DEPTH)
+		return 0;
+	switch (def->opcode) {
+	case OP_ZEXT: case OP_SEXT: case OP_TRUNC:
+		param = param_flow(def->src, and, or, depth + 1);
+		k = def->opcode == OP_TRUNC ? low_bits(def->size) : ~0ULL;
+		*and &= k;
+		*or &= k;
+		return param;
+	case OP_AND:
+	case OP_OR:
+		if (def->src2->type != PSEUDO_VAL)
+			return 0;
+		param = param_flow(def->src1, and, or, depth + 1);
+		k = def->src2->value;
+		if (def->opcode == OP_AND) {
+			*and &= k;
+			*or &= k;
+		} else {
+			*or |= k;
+		}
+		return param;
+	}
+	return 0;
+}
+
+/* "N=@P&A|O" for argument i, when it is parameter P passed on. */
+static void add_param_arg(struct strbuf *sb, int i, pseudo_t p)
+{
+	unsigned long long and = ~0ULL, or = 0;
+	int param = param_flow(p, &and, &or, 0);
+
+	if (!param)
+		return;
+	strbuf_addf(sb, "%s%d=@%d", sb->len ? ";" : "", i, param);
+	if (and != ~0ULL)
+		strbuf_addf(sb, "&%llu", and);
+	if (or)
+		strbuf_addf(sb, "|%llu", or);
+}
+
 const char *const_args(struct instruction *call)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -489,6 +548,8 @@ const char *const_args(struct instruction *call)
 			strbuf_addf(&sb, "%s%d=%lld", sb.len ? ";" : "", i, p->value);
 		else if (nonzero_arg(p))
 			strbuf_addf(&sb, "%s%d=!0", sb.len ? ";" : "", i);
+		else
+			add_param_arg(&sb, i, p);
 	} END_FOR_EACH_PTR(p);
 	if (sb.len)
 		ret = intern(sb.buf, sb.len);

@@ -143,7 +143,8 @@ struct fact_call {
 	struct symbol *obj;		/* ... through this static pointer's pointee */
 	long long obj_off;		/* at this offset in it (objects.c) */
 	const char *guard;		/* runs for these values of a parameter (guards.c) */
-	const char *args;		/* CALL_DIRECT: its constant arguments (guards.c) */
+	const char *args;		/* direct, or through a table: constant arguments,
+				   parameters passed on (guards.c) */
 	int held;			/* enum held mask over all paths */
 	int inlined;			/* an inline function, as the user called it */
 	const char *inline_path;	/* made in an inlined body: inlined.c */

@@ -2,7 +2,8 @@
  * Allocations sleep only when their gfp flags allow direct reclaim
  * (__GFP_DIRECT_RECLAIM, 0x400 in 6.1): GFP_KERNEL does, GFP_ATOMIC and
  * GFP_NOWAIT do not.  The constant is read after inlining (kmalloc() is
- * inline in 6.1 and passes its flags to __kmalloc()).
+ * inline in 6.1 and passes its flags to __kmalloc()), and through a
+ * wrapper's parameter (grab(); gfp-params.c has more of those).
  */
 #define __acquires(x) __attribute__((context(x, 0, 1)))
 #define __releases(x) __attribute__((context(x, 1, 0)))
@@ -49,8 +50,12 @@ int alloc_under_bkl(void *cache)
  * check-name: gfp flags: GFP_KERNEL sleeps, GFP_ATOMIC does not
  * check-command: chains
  * check-output-start
- * gfp.c:42: warning: 'alloc_under_bkl' may sleep with the BKL held (sleep):
- *   alloc_under_bkl  gfp.c:42
+ * gfp.c:43: warning: 'alloc_under_bkl' may sleep with the BKL held (sleep):
+ *   alloc_under_bkl  gfp.c:43
  *     kmalloc
+ * gfp.c:44: warning: 'alloc_under_bkl' may sleep with the BKL held (sleep):
+ *   alloc_under_bkl  gfp.c:44
+ *     grab  gfp.c:33
+ *       __kmalloc
  * check-output-end
  */
