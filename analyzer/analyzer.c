@@ -446,7 +446,7 @@ static void count(sqlite3 *db, const char *sql, const char *lock, int *out)
  * and the profiles' rules.  bkl audit analyzes a file again when its key
  * differs, as it does when the file or its flags change.
  */
-#define ANALYZER_FACTS_REV	4
+#define ANALYZER_FACTS_REV	5
 
 const char *analyzer_facts_key(void)
 {

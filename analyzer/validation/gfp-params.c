@@ -183,18 +183,21 @@ int recursive(void)
  * gfp-params.c:69: warning: 'one_level' may sleep with the BKL held (sleep):
  *   one_level  gfp-params.c:69
  *     get_buf  gfp-params.c:41
- *       __kmalloc
+ *       kmalloc  gfp-params.c:36
+ *         __kmalloc
  * gfp-params.c:80: warning: 'more_levels' may sleep with the BKL held (sleep):
  *   more_levels  gfp-params.c:80
  *     get_buf2  gfp-params.c:46
  *       get_buf  gfp-params.c:41
- *         __kmalloc
+ *         kmalloc  gfp-params.c:36
+ *           __kmalloc
  * gfp-params.c:81: warning: 'more_levels' may sleep with the BKL held (sleep):
  *   more_levels  gfp-params.c:81
  *     get_buf3  gfp-params.c:51
  *       get_buf2  gfp-params.c:46
  *         get_buf  gfp-params.c:41
- *           __kmalloc
+ *           kmalloc  gfp-params.c:36
+ *             __kmalloc
  * gfp-params.c:92: warning: 'or_and' may sleep with the BKL held (sleep):
  *   or_and  gfp-params.c:92
  *     get_zeroed  gfp-params.c:56
@@ -208,11 +211,13 @@ int recursive(void)
  * gfp-params.c:154: warning: 'through_table' may sleep with the BKL held (sleep):
  *   through_table  gfp-params.c:154
  *     get_buf  gfp-params.c:41
- *       __kmalloc
+ *       kmalloc  gfp-params.c:36
+ *         __kmalloc
  * gfp-params.c:174: warning: 'recursive' may sleep with the BKL held (sleep):
  *   recursive  gfp-params.c:174
  *     retry_alloc  gfp-params.c:161
  *       get_buf  gfp-params.c:41
- *         __kmalloc
+ *         kmalloc  gfp-params.c:36
+ *           __kmalloc
  * check-output-end
  */

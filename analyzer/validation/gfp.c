@@ -56,6 +56,7 @@ int alloc_under_bkl(void *cache)
  * gfp.c:44: warning: 'alloc_under_bkl' may sleep with the BKL held (sleep):
  *   alloc_under_bkl  gfp.c:44
  *     grab  gfp.c:33
- *       __kmalloc
+ *       kmalloc  gfp.c:27
+ *         __kmalloc
  * check-output-end
  */
