@@ -8,7 +8,8 @@
 #   make check      the build check: every .c file the series patches compiled
 #                   with Kbuild, allmodconfig with the BKL on, then off
 #                   (`bkl tree --build`); fails when one does not compile
-#   make qemu-test  every converted driver booted in QEMU, before and after
+#   make qemu-test  every converted driver booted in QEMU, before and after;
+#                   then the whole series, its end too: who takes the BKL
 #   make bench      the slow whole-tree runs and timings; never fails on time
 #
 # Everything big lives in $(BKL_CACHE), outside the repository.
@@ -71,6 +72,7 @@ check: setup bkl
 
 qemu-test: setup bkl
 	./bkl test --all --both
+	./bkl qemu --config end
 
 bench: setup bkl
 	scripts/bench-web.sh

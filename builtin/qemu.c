@@ -16,6 +16,7 @@
 #include "qemu/qemu.h"
 #include "report/report.h"
 #include "ktree/series.h"
+#include "qemu/driver.h"
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
@@ -24,7 +25,9 @@ const char usage_qemu[] =
 	"                [--accel auto|tcg|kvm] [--append ARGS] [--expect FILE]\n"
 	"   or: bkl qemu --classify LOG --expect FILE [--json]\n"
 	"\n"
-	"Build the kernel (the pristine tree with patches/series applied) from\n"
+	"Build the kernel (the pristine tree with the core of patches/series and\n"
+	"every push-down applied, the state before any conversion; with --config\n"
+	"end, the whole series, its end too) from\n"
 	"qemu-tests/configs/base.config plus each --config NAME (NAME.config),\n"
 	"boot it in QEMU with the test initramfs, and judge its console against\n"
 	"qemu-tests/SUITE/BOOT.expect, BOOT being the NAMEs joined by '+'.\n"
@@ -183,6 +186,17 @@ static int classify_only(const struct qemu_opts *o)
 	return ret;
 }
 
+/* The series before the campaign converted anything, and before its end. */
+static int before_conversions(const char *name, int idx, void *data)
+{
+	char driver[256];
+	int conversion = 0;
+
+	if (series_is_end(name))
+		return 0;
+	return !qdriver_patch_of(name, driver, sizeof(driver), &conversion) || !conversion;
+}
+
 static int is_end_boot(const char **names, int nr)
 {
 	int i;
@@ -205,7 +219,8 @@ static int run_boots(const struct qemu_opts *o, const char **names[], const int 
 		strbuf_release(&patches);
 		return -1;
 	}
-	if (mkdir_p(ktree_dir("")) || series_campaign(&s, &full, ktree_dir("series.campaign"))) {
+	if (mkdir_p(ktree_dir("")) ||
+	    series_subset(&s, &full, ktree_dir("series.pushed-down"), before_conversions, NULL)) {
 		ret = -1;
 		goto out_full;
 	}
@@ -213,7 +228,11 @@ static int run_boots(const struct qemu_opts *o, const char **names[], const int 
 		ret = -1;
 		goto out;
 	}
-	/* the "end" boot has the series' end; the others test the campaign's kernel */
+	/*
+	 * The "end" boot has the whole series; the others the core and every
+	 * push-down, the 2.6.27 state: what the core's tests need (misc_open()
+	 * and tty_open() holding the BKL, their drops of it for a wait)
+	 */
 	for (i = 0; i < boots && ret >= 0; i++)
 		ret = run_one(o, names[i], nr[i], is_end_boot(names[i], nr[i]) ? &full : &s,
 			      &failed);
