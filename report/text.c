@@ -107,6 +107,10 @@ static void summary(struct out *o, const struct report *r)
 		strbuf_addf(o->sb, "; %d more explicit in core code", t->core_sites);
 	strbuf_addf(o->sb, "\n%sproblems:%s %d chain%s sleeping under the BKL, ", b, e, t->chains,
 		    plural(t->chains));
+	/* every driver converted: only the 2.6.26 sites the series' end removes hold it */
+	if (t->chains && !t->remaining && t->drivers_nr)
+		strbuf_addstr(o->sb, "all through the 2.6.26 sites of the tree the campaign "
+			      "audits (the series' end removes them), ");
 	if (t->deadlocks)
 		strbuf_addf(o->sb, "%d of them deadlock%s (a wait for work that takes it), ",
 			    t->deadlocks, plural(t->deadlocks));
