@@ -122,7 +122,12 @@ void html_overview_body(struct strbuf *sb, const struct report *r)
 	card(sb, t->status[ST_BLOCKED] ? "alert" : "", t->status[ST_BLOCKED], "blocked", NULL);
 	card(sb, "", t->sites_left, "lock_kernel() sites left", NULL);
 	card(sb, "", t->implicit, "implicit entry points", NULL);
-	card(sb, t->chains ? "alert" : "", t->chains, "chains sleeping under the BKL", NULL);
+	/* every driver converted: the chains are the 2.6.26 sites', which the series' end removes */
+	if (t->remaining || !t->drivers_nr)
+		card(sb, t->chains ? "alert" : "", t->chains, "chains sleeping under the BKL", NULL);
+	else
+		card(sb, "", t->chains, "chains through the 2.6.26 sites (the series' end removes them)",
+		     NULL);
 	card(sb, t->imbalances ? "alert" : "", t->imbalances, "imbalances", NULL);
 	strbuf_addstr(sb, "</div>");
 	html_addf(sb, "<p class=\"reach\">How the BKL reaches them: <b>%d</b> with an entry point "
