@@ -149,8 +149,7 @@ char *campaign_patch_find(const struct campaign *c, const struct cdriver *d, int
 	return campaign_patch_find_id(c, d->id, n);
 }
 
-/* The files a patch touches ("+++ b/x"), appended to *v. */
-static void patch_files(const char *text, char ***v, int *nr)
+void campaign_patch_files(const char *text, char ***v, int *nr)
 {
 	const char *p = text;
 
@@ -196,7 +195,7 @@ static int apply_one(const struct series *s, int i, char *const *files, int nf, 
 		ret = error("cannot read '%s'", path.buf);
 		goto out;
 	}
-	patch_files(text.buf, &v, &nr);
+	campaign_patch_files(text.buf, &v, &nr);
 	if (!wanted(v, nr, files, nf, a))
 		goto out;
 	for (k = 0; k < nr && !ret; k++) {

@@ -14,6 +14,8 @@ int series_remove(const struct campaign *c, const char *rel);
 /* The driver's patch number n (1: push-down, 2: conversion), or NULL. */
 char *campaign_patch_find(const struct campaign *c, const struct cdriver *d, int n);
 char *campaign_patch_find_id(const struct campaign *c, const char *id, int n);
+/* The files a patch's text touches ("+++ b/x"), appended to *v (*nr of them). */
+void campaign_patch_files(const char *text, char ***v, int *nr);
 
 /*
  * A scratch directory holding "a/<file>" for each file, as the pristine

@@ -31,34 +31,35 @@ static int qemu_lacks_it(const char *id, struct strbuf *why)
 static int compiled_both(const struct campaign *c, const struct cdriver *d, struct strbuf *bad)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	char real[PATH_MAX];
-	int n, ok = 1;
+	char real[PATH_MAX], **files = NULL;
+	int n, i, nr = 0, ok = 1;
 
 	if (!realpath(c->tree, real))
 		return 0;
 	for (n = 1; n <= 2 && ok; n++) {
 		char *rel = campaign_patch_find_id(c, d->id, n);
-		const char *p;
 
 		strbuf_reset(&path);
 		strbuf_reset(&text);
 		strbuf_addf(&path, "%s/patches/%s", c->repo, rel ? rel : "");
 		if (rel && strbuf_read_file(&text, path.buf))
 			ok = 0;
-		for (p = sb_str(&text); ok && (p = strstr(p, "\n+++ b/")); p++) {
-			char *f = strndup(p + 7, strcspn(p + 7, "\t\n"));
-			size_t len = strlen(f);
-
-			if (len > 2 && !strcmp(f + len - 2, ".c") &&
-			    (tree_build_result(real, "allmodconfig", 1, f) != 'o' ||
-			     tree_build_result(real, "allmodconfig", 0, f) != 'o')) {
-				strbuf_addstr(bad, f);
-				ok = 0;
-			}
-			free(f);
-		}
+		else if (rel)
+			campaign_patch_files(text.buf, &files, &nr);
 		free(rel);
 	}
+	for (i = 0; i < nr; i++) {
+		size_t len = strlen(files[i]);
+
+		if (ok && len > 2 && !strcmp(files[i] + len - 2, ".c") &&
+		    (tree_build_result(real, "allmodconfig", 1, files[i]) != 'o' ||
+		     tree_build_result(real, "allmodconfig", 0, files[i]) != 'o')) {
+			strbuf_addstr(bad, files[i]);
+			ok = 0;
+		}
+		free(files[i]);
+	}
+	free(files);
 	strbuf_release(&path);
 	strbuf_release(&text);
 	return ok;
