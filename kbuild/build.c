@@ -460,6 +460,19 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* $BKL_CACHE/build/<config>-bkl-<y|n>-<hash of the tree's path>: one config's objects */
+static void build_objtree(struct strbuf *sb, const char *tree, const char *config, int bkl)
+{
+	size_t i;
+
+	strbuf_addf(sb, "%s/build/%s-bkl-%c-%016llx", bkl_cache_dir(), config,
+		    bkl ? 'y' : 'n', (unsigned long long)fnv1a(FNV1A_INIT, tree, strlen(tree)));
+	if (strchr(config, '/'))	/* a config file: its name only */
+		for (i = strlen(bkl_cache_dir()) + 7; i < sb->len; i++)
+			if (sb->buf[i] == '/')
+				sb->buf[i] = '_';
+}
+
 /* One config: configure, sort the objects, build what changed, report. */
 static int build_config(const char *tree, const char *series_hex, const char *config,
 			int bkl, struct blist *files, uint64_t shared, long long newest,
@@ -478,12 +491,7 @@ static int build_config(const char *tree, const char *series_hex, const char *co
 
 	if (!o || !todo)
 		abort();
-	strbuf_addf(&objtree, "%s/build/%s-bkl-%c-%016llx", bkl_cache_dir(), config,
-		    bkl ? 'y' : 'n', (unsigned long long)fnv1a(FNV1A_INIT, tree, strlen(tree)));
-	if (strchr(config, '/'))	/* a config file: its name only */
-		for (i = strlen(bkl_cache_dir()) + 7; objtree.buf[i]; i++)
-			if (objtree.buf[i] == '/')
-				objtree.buf[i] = '_';
+	build_objtree(&objtree, tree, config, bkl);
 	if (kbuild_configure_bkl(tree, objtree.buf, config, series_hex, bkl, jobs, &cfg))
 		goto out;
 	strbuf_addf(&label, "%s CONFIG_BKL=%c", config, cfg.bkl);
@@ -622,8 +630,8 @@ int tree_build_result(const char *tree, const char *config, int bkl, const char 
 	const char *p;
 	int status = 0;
 
-	strbuf_addf(&file, "%s/build/%s-bkl-%c-%016llx/bkl-build.tsv", bkl_cache_dir(), config,
-		    bkl ? 'y' : 'n', (unsigned long long)fnv1a(FNV1A_INIT, tree, strlen(tree)));
+	build_objtree(&file, tree, config, bkl);
+	strbuf_addstr(&file, "/bkl-build.tsv");
 	if (!strbuf_read_file(&text, file.buf))
 		for (p = text.buf; p && *p && !status; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 			if (!strncmp(p, src, n) && p[n] == '\t') {
