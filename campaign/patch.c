@@ -49,7 +49,7 @@ static size_t end_of_campaign(const char *text)
 			block = block ? block : line;
 			continue;
 		}
-		if (!strncmp(line, "end/", 4))
+		if (series_is_end(line))
 			return (block ? block : line) - text;
 		block = NULL;
 		if (!strchr(line, '\n'))
