@@ -21,19 +21,12 @@
 # by", within that function), in the patch's changelog; what it cannot
 # place stays wrong.  t3040 runs it on the committed series.
 set -e
-top=$(cd "$(dirname "$0")/.." && pwd)
 fix=
 if [ "$1" = --fix ]; then
 	fix=1
 	shift
 fi
-patches=${1:-$top/patches}
-: "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
-pristine=$BKL_CACHE/linux/pristine
-[ -d "$pristine" ] || { echo "check-citations: no pristine tree in '$pristine': run 'bkl tree'" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cp -al "$pristine" "$tmp/tree"
+. "$(dirname "$0")/series-lib.sh"
 
 cd "$tmp/tree"
 grep -v '^#\|^$' "$patches/series" | while read -r p; do

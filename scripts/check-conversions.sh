@@ -12,19 +12,8 @@
 # changelog says 6.1's line is one checkpatch rejects), then "N none
 # conversions, K restore their driver exactly"; exits 1 when one does not.
 # t3040 runs it on the committed series.
-set -e
-top=$(cd "$(dirname "$0")/.." && pwd)
-patches=${1:-$top/patches}
-: "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
-pristine=$BKL_CACHE/linux/pristine
-[ -d "$pristine" ] || { echo "check-conversions: no pristine tree in '$pristine': run 'bkl tree'" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cp -al "$pristine" "$tmp/tree"
+. "$(dirname "$0")/series-lib.sh"
 mkdir "$tmp/saved"
-
-# the files a patch touches, from its "+++ b/..." lines
-touched() { sed -n 's|^+++ b/\([^	]*\).*|\1|p' "$1"; }
 
 cd "$tmp/tree"
 n=0 ok=0

@@ -19,19 +19,9 @@
 # then "N files: ..." and the drivers still holding the BKL.  Exits 1 when a file is unexplained; after the
 # campaign's end only the first two remain (bkl report says why each
 # driver of the third is left).  t3040 runs it on the committed series.
-set -e
-top=$(cd "$(dirname "$0")/.." && pwd)
-patches=${1:-$top/patches}
-: "${BKL_CACHE:=$HOME/.cache/bkl-audit}"
-pristine=$BKL_CACHE/linux/pristine
-[ -d "$pristine" ] || { echo "series-diffstat: no pristine tree in '$pristine': run 'bkl tree'" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cp -al "$pristine" "$tmp/tree"
+. "$(dirname "$0")/series-lib.sh"
 : >"$tmp/list"
 
-# the files a patch touches, from its "+++ b/..." lines
-touched() { sed -n 's|^+++ b/\([^	]*\).*|\1|p' "$1"; }
 
 # who touched each file: "file<TAB>class" lines, the last patch's class
 # deciding between a driver's push-down and its conversion
