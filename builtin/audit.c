@@ -104,7 +104,7 @@ static int resolve_tree(const char *opt, struct strbuf *tree, struct strbuf *ser
 	char real[PATH_MAX];
 	struct strbuf patches = STRBUF_INIT;
 	const char *tarball = getenv("BKL_TARBALL");
-	struct series s, full;
+	struct series s;
 	int ret = -1;
 
 	if (opt) {
@@ -114,12 +114,9 @@ static int resolve_tree(const char *opt, struct strbuf *tree, struct strbuf *ser
 		return kbuild_check_tree(tree->buf);
 	}
 	strbuf_addf(&patches, "%s/patches", bkl_repo_dir());
-	if (series_read(&full, patches.buf))
-		goto out;
 	/* the campaign's tree: the series' end would take the sites it audits */
-	if (mkdir_p(ktree_dir("")) ||
-	    series_campaign(&s, &full, ktree_dir("series.campaign")))
-		goto out_full;
+	if (ktree_campaign_series(&s, patches.buf))
+		goto out;
 	if (ktree_unpack(tarball && *tarball ? tarball : DEFAULT_TARBALL) ||
 	    ktree_prepare_work(&s, 0))
 		goto out_series;
@@ -128,8 +125,6 @@ static int resolve_tree(const char *opt, struct strbuf *tree, struct strbuf *ser
 	ret = kbuild_check_tree(tree->buf);
 out_series:
 	series_release(&s);
-out_full:
-	series_release(&full);
 out:
 	strbuf_release(&patches);
 	return ret;

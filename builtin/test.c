@@ -435,7 +435,7 @@ int cmd_test(int argc, const char **argv)
 	struct strbuf patches = STRBUF_INIT;
 	const char *tarball = getenv("BKL_TARBALL");
 	struct tested *list = NULL;
-	struct series s, full;
+	struct series s;
 	int i, nr = 0, ret = -1;
 
 	argc = parse_options(argc, argv, opts);
@@ -449,13 +449,10 @@ int cmd_test(int argc, const char **argv)
 		return error("--mark needs the results recorded: drop --no-record");
 	strbuf_addf(&patches, "%s/patches", bkl_repo_dir());
 	/* the campaign's kernel: the series' end would take the BKL's old sites */
-	if (series_read(&full, patches.buf) || mkdir_p(ktree_dir("")) ||
-	    series_campaign(&s, &full, ktree_dir("series.campaign"))) {
-		series_release(&full);
+	if (ktree_campaign_series(&s, patches.buf)) {
 		strbuf_release(&patches);
 		return -1;
 	}
-	series_release(&full);
 	if (o.all) {
 		if (all_drivers(&list, &nr, &s))
 			goto out;

@@ -80,7 +80,7 @@ int cmd_tree(int argc, const char **argv)
 	int check = 0, force = 0, build = 0, end = 0, jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), ret = -1;
 	char real[PATH_MAX];
 	struct strbuf ver = STRBUF_INIT, def = STRBUF_INIT;
-	struct series s, full;
+	struct series s;
 	const struct option opts[] = {
 		OPT_BOOL(0, "check", &check),
 		OPT_BOOL(0, "end", &end),
@@ -102,20 +102,18 @@ int cmd_tree(int argc, const char **argv)
 		strbuf_addf(&def, "%s/patches", bkl_repo_dir());
 		patches = def.buf;
 	}
-	if (series_read(&full, patches))
+	/* --check and --end: the whole series; else the campaign's */
+	if (check || end ? series_read(&s, patches) : ktree_campaign_series(&s, patches))
 		goto out;
 	if (mkdir_p(ktree_dir("")) || ktree_unpack(tarball) ||
 	    ktree_version(ktree_dir("pristine"), &ver))
-		goto out_full;
+		goto out_series;
 	if (check) {
-		ret = check_series(&full);
+		ret = check_series(&s);
 		if (!ret)
-			printf("linux %s: series applies (%d patches)\n", ver.buf, full.nr);
-		goto out_full;
+			printf("linux %s: series applies (%d patches)\n", ver.buf, s.nr);
+		goto out_series;
 	}
-	if (end ? series_read(&s, patches) :
-	    series_campaign(&s, &full, ktree_dir("series.campaign")))
-		goto out_full;
 	ret = ktree_prepare_work(&s, force);
 	if (!ret && build) {
 		/* gcc names files by Kbuild's absolute srctree */
@@ -128,8 +126,6 @@ int cmd_tree(int argc, const char **argv)
 		printf("linux %s: %d patches applied in %s\n", ver.buf, s.nr, ktree_dir("work"));
 out_series:
 	series_release(&s);
-out_full:
-	series_release(&full);
 out:
 	strbuf_release(&ver);
 	strbuf_release(&def);

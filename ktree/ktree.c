@@ -213,3 +213,16 @@ out:
 	strbuf_release(&edits);
 	return ret;
 }
+
+int ktree_campaign_series(struct series *s, const char *patches_dir)
+{
+	struct series full;
+	int ret;
+
+	if (series_read(&full, patches_dir))
+		return -1;
+	ret = mkdir_p(ktree_dir("")) ? -1 :
+	      series_campaign(s, &full, ktree_dir("series.campaign"));
+	series_release(&full);
+	return ret;
+}

@@ -22,4 +22,12 @@ int ktree_apply(const char *dir, const struct series *s);
 /* The tree dir with the series applied, re-made only when the series moved. */
 int ktree_prepare_work(const struct series *s, int force);
 
+/*
+ * The campaign's series: patches_dir/series without its end (the tree
+ * bkl audit analyzes and bkl test boots), its series file in the cache.
+ * -1 after error().
+ */
+struct series;
+int ktree_campaign_series(struct series *s, const char *patches_dir);
+
 #endif
