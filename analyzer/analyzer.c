@@ -160,7 +160,7 @@ static void keep_primitives_calls(const struct primitives *p)
 		if (rule->cls != PRIM_LOCK && rule->cls != PRIM_UNLOCK &&
 		    rule->cls != PRIM_LOCKED && rule->cls != PRIM_TRYLOCK)
 			continue;
-		if (strpbrk(rule->name, "*?["))
+		if (rule->glob)
 			continue;
 		sym = lookup_symbol(built_in_ident(rule->name), NS_SYMBOL);
 		for (; sym; sym = sym->same_symbol) {

@@ -9,6 +9,11 @@
  * and so are coverage, entries and chains: the rest of the pass runs
  * unchanged on it.
  *
+ * A pass after a few files changed keeps the snapshot and leaves those
+ * files in global_dirty (resolve.c's KEEP_DIRTY_RATIO): their rows
+ * replace the snapshot's by file id each time, so the graph is the same,
+ * and the pass does not write every file's facts again for one file.
+ *
  * Trusted only when the file's token is the DB's (meta 'analyzer.graph',
  * written in the pass's transaction: a pass that failed, or a DB copied
  * back from before, leaves them different) and its key is this bkl's

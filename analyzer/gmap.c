@@ -7,11 +7,6 @@
 
 static struct g_slot *gmap_slot(struct gmap *m, const char *name, int scope);
 
-static size_t key_hash(const char *name, int scope)
-{
-	return (((size_t)name >> 3) ^ (size_t)(scope + 7) * 0x5bd1e995) * 0x9e3779b97f4a7c15ULL;
-}
-
 static void gmap_grow(struct gmap *m)
 {
 	struct g_slot *old = m->slots;
@@ -33,7 +28,7 @@ static struct g_slot *gmap_slot(struct gmap *m, const char *name, int scope)
 
 	if (2 * (m->nr + 1) > m->size)
 		gmap_grow(m);
-	for (j = key_hash(name, scope) & (m->size - 1); m->slots[j].name;
+	for (j = intern_hash(name, scope) & (m->size - 1); m->slots[j].name;
 	     j = (j + 1) & (m->size - 1))
 		if (m->slots[j].name == name && m->slots[j].scope == scope)
 			return &m->slots[j];

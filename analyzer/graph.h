@@ -38,7 +38,7 @@ struct g_edge {
 	int tbl_static, by_table;	/* by_table: resolved to that table's functions */
 	int callee_static, has_gfp;
 	long long gfp;
-	struct g_target *targets;	/* in g->tlists[tl], shared */
+	struct g_target *targets;	/* in g->tlists[tl], shared, or g->direct */
 	int nr_targets, tl;
 };
 
@@ -137,6 +137,7 @@ struct graph {
 	struct gmap cache;		/* ("struct.member@dispatcher") -> target list */
 	struct g_tlist *tlists;
 	int nr_tlists, alloc_tlists;
+	struct g_target *direct;	/* by edge: a direct call's target */
 };
 
 /* gmap.c: value, or -1 */

@@ -11,6 +11,7 @@
  * a struct tu; store.c writes those in one transaction.  resolve.c and
  * chains.c are the global pass over the whole DB.
  */
+#include <stdint.h>
 #include <stddef.h>
 #include <string.h>
 #include <sqlite3.h>
@@ -27,6 +28,24 @@ void *xrealloc_arr(void *p, size_t nr, size_t size);
 /* Stable copies of names: sparse's show_ident() reuses its buffers. */
 const char *intern(const char *s, size_t len);
 const char *ident_str(const struct ident *id);
+
+/*
+ * A table slot's hash for an interned name (compared by address) and a
+ * small int.  Mixed to the low bits (murmur3's finalizer): the tables
+ * mask with size - 1, and an address times an odd constant keeps the
+ * address's alignment zeros there, which used every other slot.
+ */
+static inline size_t intern_hash(const char *name, int n)
+{
+	unsigned long long h = (unsigned long long)(uintptr_t)name ^ ((unsigned long long)n << 48);
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
 
 /* ---- the profiles (analyzer/profiles/) ---- */
 enum prim_class {
@@ -52,6 +71,7 @@ struct prim_rule {
 	int arg;		/* 1-based: the gfp argument, or the registered table;
 				   MACRO: the class of the rule it stands for */
 	int line;
+	int glob;		/* name is a glob (*?[): fnmatch, not strcmp */
 };
 
 #define PRIM_MAX_HEADERS	4
@@ -70,6 +90,7 @@ struct primitives {
 	const char *lock_profile, *kernel_profile;	/* names, or the one file */
 	const char *lock;		/* files.lock: lock_profile, "bkl" for a file */
 	const char *source;		/* for messages */
+	struct prim_index *index;	/* primitives.c: match()'s, made at its first call */
 };
 
 /*

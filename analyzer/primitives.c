@@ -199,6 +199,7 @@ static int parse_rule(struct primitives *p, char **f, int n, int lineno, int whe
 	default:
 		return -1;
 	}
+	r.glob = r.name && strpbrk(r.name, "*?[");
 	*ARR_PUSH(p->rules, p->nr, p->alloc) = r;
 	return 0;
 }
@@ -407,51 +408,119 @@ const char *prim_unlock_name(const struct primitives *p)
 	int i;
 
 	for (i = 0; i < p->nr; i++)
-		if (p->rules[i].cls == PRIM_UNLOCK && !strpbrk(p->rules[i].name, "*?["))
+		if (p->rules[i].cls == PRIM_UNLOCK && !p->rules[i].glob)
 			return p->rules[i].name;
 	return "unlock_kernel";
 }
 
+/*
+ * The rules by class, for match(): each (exact name, class)'s first rule
+ * in a table keyed by the interned name, and each class's globs in order.
+ * A million names are asked of a few hundred rules.
+ */
+struct prim_index {
+	struct { const char *name; int cls, rule; } *slot;
+	size_t size;
+	int *globs[PRIM_NR], nr_globs[PRIM_NR];
+};
+
+static size_t exact_slot(const struct prim_index *x, const char *name, int cls)
+{
+	size_t j;
+
+	for (j = intern_hash(name, cls) & (x->size - 1); x->slot[j].name;
+	     j = (j + 1) & (x->size - 1))
+		if (x->slot[j].name == name && x->slot[j].cls == cls)
+			break;
+	return j;
+}
+
+static struct prim_index *make_index(const struct primitives *p)
+{
+	struct prim_index *x = xrealloc_arr(NULL, 1, sizeof(*x));
+	int i, alloc[PRIM_NR] = { 0 };
+
+	memset(x, 0, sizeof(*x));
+	for (x->size = 16; x->size < 2 * (size_t)p->nr + 2; x->size *= 2)
+		;
+	x->slot = xrealloc_arr(NULL, x->size, sizeof(*x->slot));
+	memset(x->slot, 0, x->size * sizeof(*x->slot));
+	for (i = 0; i < p->nr; i++) {
+		const struct prim_rule *r = &p->rules[i];
+		size_t j;
+
+		if (!r->name)
+			continue;
+		if (r->glob) {
+			*ARR_PUSH(x->globs[r->cls], x->nr_globs[r->cls], alloc[r->cls]) = i;
+			continue;
+		}
+		j = exact_slot(x, r->name, r->cls);
+		if (!x->slot[j].name) {
+			x->slot[j].name = r->name;
+			x->slot[j].cls = r->cls;
+			x->slot[j].rule = i;
+		}
+	}
+	return x;
+}
+
+static void free_index(struct prim_index *x)
+{
+	int c;
+
+	if (!x)
+		return;
+	for (c = 0; c < PRIM_NR; c++)
+		free(x->globs[c]);
+	free(x->slot);
+	free(x);
+}
+
+/* The first rule of class cls that names name or whose glob matches it. */
 static const struct prim_rule *match(const struct primitives *p, enum prim_class cls,
 				     const char *name)
 {
-	int i;
+	const struct prim_index *x = p->index;
+	int i, first = p->nr;
+	size_t j;
 
-	for (i = 0; i < p->nr; i++) {
-		const struct prim_rule *r = &p->rules[i];
-
-		if (r->cls != cls)
-			continue;
-		if (strpbrk(r->name, "*?[") ? !fnmatch(r->name, name, 0) : !strcmp(r->name, name))
-			return r;
-	}
-	return NULL;
+	if (!x)	/* the index is a cache of the rules: made on first use */
+		x = ((struct primitives *)p)->index = make_index(p);
+	name = intern(name, strlen(name));
+	j = exact_slot(x, name, cls);
+	if (x->slot[j].name)
+		first = x->slot[j].rule;
+	for (i = 0; i < x->nr_globs[cls] && x->globs[cls][i] < first; i++)
+		if (!fnmatch(p->rules[x->globs[cls][i]].name, name, 0))
+			return &p->rules[x->globs[cls][i]];
+	return first < p->nr ? &p->rules[first] : NULL;
 }
 
 /*
  * Names are interned (intern.c), so answers are cached by the name's
  * address: the same callee is asked about once per class, not per call.
+ * One slot per name, with every class's answer: a pass asks several
+ * classes of each of a million names, and each slot is a cache miss.
+ * A name matches one class, rarely more: the slot keeps the first rule
+ * matched, and matches again for another.
  */
 static struct pm_slot {
 	const struct primitives *p;
 	const char *name;
 	const struct prim_rule *rule;
-	int cls;
+	unsigned short asked, matched;	/* by class */
 } *pm_cache;
+_Static_assert(PRIM_NR <= 16, "pm_slot's class masks");
 static size_t pm_nr, pm_size;
 
-static size_t pm_hash(const char *name, int cls)
-{
-	return (((size_t)name >> 3) * 31 + cls) * 0x9e3779b97f4a7c15ULL;
-}
-
-static struct pm_slot *pm_find(const struct primitives *p, const char *name, int cls)
+static struct pm_slot *pm_find(const struct primitives *p, const char *name)
 {
 	size_t j;
 
-	for (j = pm_hash(name, cls) & (pm_size - 1); pm_cache[j].name;
+	for (j = intern_hash(name, 0) & (pm_size - 1); pm_cache[j].name;
 	     j = (j + 1) & (pm_size - 1))
-		if (pm_cache[j].name == name && pm_cache[j].cls == cls && pm_cache[j].p == p)
+		if (pm_cache[j].name == name && pm_cache[j].p == p)
 			break;
 	return &pm_cache[j];
 }
@@ -466,28 +535,42 @@ static void pm_grow(void)
 	memset(pm_cache, 0, pm_size * sizeof(*pm_cache));
 	for (i = 0; i < n; i++)
 		if (old[i].name)
-			*pm_find(old[i].p, old[i].name, old[i].cls) = old[i];
+			*pm_find(old[i].p, old[i].name) = old[i];
 	free(old);
 }
 
 const struct prim_rule *prim_match(const struct primitives *p, enum prim_class cls,
 				   const char *name)
 {
+	unsigned short bit = 1 << cls;
+	const struct prim_rule *r;
 	struct pm_slot *s;
 
 	if (!name)
 		return NULL;
 	if (2 * (pm_nr + 1) > pm_size)
 		pm_grow();
-	s = pm_find(p, name, cls);
-	if (s->name)
-		return s->rule;
-	s->p = p;
-	s->name = name;
-	s->cls = cls;
-	s->rule = match(p, cls, name);
-	pm_nr++;
-	return s->rule;
+	s = pm_find(p, name);
+	if (!s->name) {
+		s->p = p;
+		s->name = name;
+		pm_nr++;
+	}
+	if (s->asked & bit) {
+		if (!(s->matched & bit))
+			return NULL;
+		if (s->rule->cls == cls)
+			return s->rule;
+		return match(p, cls, name);
+	}
+	s->asked |= bit;
+	r = match(p, cls, name);
+	if (r) {
+		s->matched |= bit;
+		if (!s->rule)
+			s->rule = r;
+	}
+	return r;
 }
 
 void primitives_release(struct primitives *p)
@@ -497,5 +580,6 @@ void primitives_release(struct primitives *p)
 	pm_cache = NULL;
 	pm_nr = pm_size = 0;
 	free(p->rules);
+	free_index(p->index);
 	memset(p, 0, sizeof(*p));
 }

@@ -25,6 +25,7 @@
 #include "lib/embed.h"
 #include "ktree/series.h"
 #include "lib/strbuf.h"
+#include "lib/trace.h"
 #include "lib/usage.h"
 
 static const char *col(sqlite3_stmt *st, int i)
@@ -238,16 +239,19 @@ static void resolve_edges(struct graph *g)
 {
 	int i;
 
+	/* a direct call's one target: one array, not a list per call */
+	g->direct = xrealloc_arr(NULL, g->nr_edges + 1, sizeof(*g->direct));
+
 	for (i = 0; i < g->nr_edges; i++) {
 		struct g_edge *e = &g->edges[i];
 		struct g_tlist *l;
 
 		e->tl = -1;
 		if (e->kind == CALL_DIRECT) {
-			l = ARR_PUSH(g->tlists, g->nr_tlists, g->alloc_tlists);
-			e->tl = g->nr_tlists - 1;
-			add_target(l, function_node(g, e->callee, e->callee_static,
-						    g->fns[e->caller].file_id), -1, -1);
+			g->direct[i] = (struct g_target){
+				.node = function_node(g, e->callee, e->callee_static,
+						      g->fns[e->caller].file_id),
+				.store = -1, .reg = -1 };
 			continue;
 		}
 		if (e->kind == CALL_MEMBER && e->tbl && (l = table_targets(g, e))) {
@@ -269,7 +273,10 @@ static void resolve_edges(struct graph *g)
 	for (i = 0; i < g->nr_edges; i++) {
 		struct g_edge *e = &g->edges[i];
 
-		if (e->tl >= 0) {
+		if (e->kind == CALL_DIRECT) {
+			e->targets = &g->direct[i];
+			e->nr_targets = 1;
+		} else if (e->tl >= 0) {
 			e->targets = g->tlists[e->tl].t;
 			e->nr_targets = g->tlists[e->tl].nr;
 		}
@@ -278,17 +285,25 @@ static void resolve_edges(struct graph *g)
 
 int graph_load(sqlite3 *db, struct graph *g)
 {
+	uint64_t t = getnanotime();
 	int i;
 
 	if (graph_load_facts(db, g))
 		return -1;
+	trace_performance_since(t, "global pass %s: facts loaded", g->lock);
+	t = getnanotime();
 	g->nr_loaded_edges = g->nr_edges;
 	index_stores(g);
 	for (i = 0; i < g->nr_regs; i++)
 		register_tables(g, i);
 	resolve_edges(g);
+	trace_performance_since(t, "global pass %s: calls resolved", g->lock);
+	t = getnanotime();
 	graph_coverage(g);
+	trace_performance_since(t, "global pass %s: coverage", g->lock);
+	t = getnanotime();
 	graph_specialize(g);
+	trace_performance_since(t, "global pass %s: callees specialized", g->lock);
 	return 0;
 }
 
@@ -299,6 +314,7 @@ void graph_free(struct graph *g)
 	for (i = 0; i < g->nr_tlists; i++)
 		free(g->tlists[i].t);
 	free(g->tlists);
+	free(g->direct);
 	free(g->fns);
 	free(g->edges);
 	free(g->stores);
@@ -334,7 +350,7 @@ static int set_meta(sqlite3 *db, const char *key, long value)
 
 /* One lock's pass over the rows of its files: coverage, then chains. */
 static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *lock,
-			uint64_t token, int *incremental, long *unresolved,
+			uint64_t token, int keep, int *incremental, long *unresolved,
 			long *unresolved_held)
 {
 	struct primitives prims;
@@ -342,6 +358,7 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
 	struct gcache gc;
 	struct strbuf path = STRBUF_INIT, key = STRBUF_INIT;
 	int ret = -1, nr_chains = 0, rc = 1;
+	uint64_t t = getnanotime();
 
 	if (profiles_from_db(db, o, lock, &prims))
 		return -1;
@@ -354,20 +371,38 @@ static int resolve_lock(sqlite3 *db, const struct analyzer_opts *o, const char *
 		goto out;
 	g.gc = rc ? NULL : &gc;
 	*incremental += !rc;
+	trace_performance_since(t, "global pass %s: snapshot %s", lock,
+				rc ? "not used" : "loaded");
 	ret = graph_load(db, &g);
 	if (!rc)
 		gcache_release(&gc);
 	g.gc = NULL;
-	if (ret || graph_store_coverage(db, &g) || graph_store_entry_imbalances(db, &g) ||
-	    chains_store(db, &g, &nr_chains)) {
+	if (ret)
+		goto out;
+	t = getnanotime();
+	if (graph_store_coverage(db, &g) || graph_store_entry_imbalances(db, &g)) {
 		ret = -1;
 		goto out;
 	}
+	trace_performance_since(t, "global pass %s: coverage and entries stored", lock);
+	t = getnanotime();
+	if (chains_store(db, &g, &nr_chains)) {
+		ret = -1;
+		goto out;
+	}
+	trace_performance_since(t, "global pass %s: %d chains found and stored", lock, nr_chains);
 	*unresolved += g.unresolved;
 	*unresolved_held += g.unresolved_held;
-	/* a snapshot not written is one the next pass does not trust: full */
+	/*
+	 * A snapshot not written is one the next pass does not trust: full.
+	 * One kept is still good: the files dirty since stay dirty.
+	 */
+	if (keep && !rc)
+		goto out;
+	t = getnanotime();
 	if (!gcache_path(db, lock, &path) && gcache_write(&g, path.buf, token, key.buf))
 		warning("the next global pass will be a full one");
+	trace_performance_since(t, "global pass %s: snapshot written", lock);
 out:
 	strbuf_release(&path);
 	strbuf_release(&key);
@@ -398,15 +433,38 @@ const char *analyzer_rules_key(void)
 	return key;
 }
 
+/*
+ * Keep the last snapshots while the files analyzed since are at most one
+ * in KEEP_DIRTY_RATIO of the DB's: the pass reads those from SQLite each
+ * time, instead of writing every file's facts again (a quarter of a
+ * one-file pass on the whole tree).  Their rows replace the snapshot's
+ * by file id, so a kept snapshot gives the graph a new one would.
+ */
+#define KEEP_DIRTY_RATIO	16
+
+static int count_rows(sqlite3 *db, const char *sql, int *n)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+
+	if (!st || sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	*n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
 int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 {
 	const char *locks[MAX_LOCKS];
 	long unresolved = 0, unresolved_held = 0;
 	sqlite3_stmt *st;
-	int i, nr = 0, rc, incremental = 0, dirty = 0;
+	int i, nr = 0, rc, incremental = 0, dirty = 0, files = 0, keep;
 	struct timespec ts;
-	uint64_t token;
+	uint64_t token, old;
 	char hex[17], buf[32];
+	uint64_t t;
 
 	/* this pass's snapshots and the DB say the same token, or neither is trusted */
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -425,24 +483,32 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		goto out_rollback;
+	t = getnanotime();
 	if (db_exec(db, "DELETE FROM sites WHERE kind = 'implicit'; DELETE FROM coverage; "
 		    "DELETE FROM imbalances WHERE entry IS NOT NULL; "
 		    "DELETE FROM chains; DELETE FROM headers WHERE id NOT IN "
 		    "(SELECT header_id FROM file_headers)"))
 		goto out_rollback;
-	st = db_prepare(db, "SELECT count(*) FROM global_dirty");
-	if (!st || sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
+	if (count_rows(db, "SELECT count(*) FROM global_dirty", &dirty) ||
+	    count_rows(db, "SELECT count(*) FROM files", &files))
 		goto out_rollback;
+	trace_performance_since(t, "global pass: last results deleted");
+	/* the snapshots kept say the DB's token still; those written, too */
+	keep = !o->full_pass && (uint64_t)dirty * KEEP_DIRTY_RATIO <= (uint64_t)files &&
+	       (old = gcache_db_token(db));
+	if (keep) {
+		token = old;
+		snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)token);
 	}
-	dirty = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
 	for (i = 0; i < nr; i++)
-		if (resolve_lock(db, o, locks[i], token, &incremental, &unresolved,
+		if (resolve_lock(db, o, locks[i], token, keep, &incremental, &unresolved,
 				 &unresolved_held))
 			goto out_rollback;
-	snprintf(buf, sizeof(buf), incremental == nr && nr ? "incremental %d" : "full", dirty);
-	if (db_exec(db, "DELETE FROM global_dirty") ||
+	if (incremental == nr && nr)
+		snprintf(buf, sizeof(buf), "incremental %d%s", dirty, keep ? ", snapshot kept" : "");
+	else
+		snprintf(buf, sizeof(buf), "full");
+	if ((!keep && db_exec(db, "DELETE FROM global_dirty")) ||
 	    set_meta_text(db, "analyzer.graph", hex) ||
 	    set_meta_text(db, "analyzer.last_pass", buf) ||
 	    set_meta(db, "analyzer.resolved", 1) ||
@@ -450,7 +516,10 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 	    set_meta(db, "analyzer.unresolved", unresolved) ||
 	    set_meta(db, "analyzer.unresolved_held", unresolved_held))
 		goto out_rollback;
-	return db_commit(db);
+	t = getnanotime();
+	rc = db_commit(db);
+	trace_performance_since(t, "global pass: committed");
+	return rc;
 out_rollback:
 	db_rollback(db);
 	return error("the global pass failed; the database keeps its previous results");

@@ -142,10 +142,27 @@ static int guard_allows(const char *guard, const char *args)
 	return 1;
 }
 
+
+
+/* A call that passes parameters on: its (position, parameter) pairs. */
+struct fwd {
+	int edge;
+	int first, nr;			/* in spec.pairs */
+};
+
 struct spec {
 	struct graph *g;
 	unsigned long long *uses;	/* per function: the parameters it uses */
-	int *fwd, nr_fwd, alloc_fwd;	/* the calls that pass a parameter on */
+	/*
+	 * Per function of the loaded graph, asked once (millions of calls
+	 * ask of a few hundred thousand callees): its allocation's gfp
+	 * argument (0: none), and whether it is a primitive (-1: not asked).
+	 */
+	signed char *gfp, *prim;
+	struct fwd *fwd;		/* the calls that pass a parameter on */
+	int nr_fwd, alloc_fwd;
+	int (*pairs)[2];
+	int nr_pairs, alloc_pairs;
 	int budget;			/* copies left */
 };
 
@@ -161,11 +178,17 @@ static int original(const struct graph *g, int t)
 }
 
 /* The gfp argument of t when it is an allocation primitive, else 0. */
-static int gfp_arg(const struct graph *g, int t)
+static int gfp_arg(struct spec *s, int t)
 {
-	const struct prim_rule *r = prim_match(g->prims, PRIM_SLEEP, g->fns[t].name);
+	const struct graph *g = s->g;
+	const struct prim_rule *r;
 
-	return r ? r->arg : 0;
+	t = original(g, t);
+	if (s->gfp[t] < 0) {
+		r = prim_match(g->prims, PRIM_SLEEP, g->fns[t].name);
+		s->gfp[t] = r && r->arg > 0 && r->arg < 127 ? r->arg : 0;
+	}
+	return s->gfp[t];
 }
 
 /*
@@ -173,17 +196,21 @@ static int gfp_arg(const struct graph *g, int t)
  * atomic one, an allocation: its flags decide): no copies of it.  A
  * plain sleep primitive's body may give a site its wait chain.
  */
-static int is_primitive(const struct graph *g, int t)
+static int is_primitive(struct spec *s, int t)
 {
 	static const enum prim_class cls[] = {
 		PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED, PRIM_TRYLOCK, PRIM_WAIT, PRIM_ATOMIC,
 	};
+	const struct graph *g = s->g;
 	size_t i;
 
-	for (i = 0; i < sizeof(cls) / sizeof(cls[0]); i++)
-		if (prim_match(g->prims, cls[i], g->fns[t].name))
-			return 1;
-	return gfp_arg(g, t) > 0;
+	t = original(g, t);
+	if (s->prim[t] >= 0)
+		return s->prim[t];
+	s->prim[t] = gfp_arg(s, t) > 0;
+	for (i = 0; i < sizeof(cls) / sizeof(cls[0]) && !s->prim[t]; i++)
+		s->prim[t] = !!prim_match(g->prims, cls[i], g->fns[t].name);
+	return s->prim[t];
 }
 
 /* Calls whose target a copy may replace: direct, or through a named table. */
@@ -193,29 +220,48 @@ static int specializable(const struct g_edge *e)
 	       (e->kind == CALL_MEMBER && e->by_table);
 }
 
-/* The parameters edge i's call passes on that its targets use. */
-static unsigned long long passed_uses(const struct spec *s, int i)
+/* The parameters fwd call f passes on that its targets use. */
+static unsigned long long passed_uses(struct spec *s, const struct fwd *f)
 {
 	const struct graph *g = s->g;
-	const struct g_edge *e = &g->edges[i];
-	const char *p = e->args;
+	const struct g_edge *e = &g->edges[f->edge];
 	unsigned long long u = 0;
-	struct arg_ent a;
-	int k;
+	int j, k;
 
-	while (next_arg(&p, &a)) {
-		if (a.known)
-			continue;
+	for (j = f->first; j < f->first + f->nr; j++) {
+		int pos = s->pairs[j][0], param = s->pairs[j][1];
+
 		for (k = 0; k < e->nr_targets; k++) {
 			int t = e->targets[k].node;
 
-			if (e->kind == CALL_DIRECT && gfp_arg(g, t) == a.pos)
-				u |= param_bit(a.param);
-			else if (!g->fns[t].ext && (s->uses[t] & param_bit(a.pos)))
-				u |= param_bit(a.param);
+			if (e->kind == CALL_DIRECT && gfp_arg(s, t) == pos)
+				u |= param_bit(param);
+			else if (!g->fns[t].ext && (s->uses[t] & param_bit(pos)))
+				u |= param_bit(param);
 		}
 	}
 	return u;
+}
+
+/* Edge i passes parameters on: note its pairs once, not per round. */
+static void add_fwd(struct spec *s, int i)
+{
+	const char *p = s->g->edges[i].args;
+	struct fwd *f = ARR_PUSH(s->fwd, s->nr_fwd, s->alloc_fwd);
+	struct arg_ent a;
+
+	f->edge = i;
+	f->first = s->nr_pairs;
+	while (next_arg(&p, &a)) {
+		int *pair;
+
+		if (a.known)
+			continue;
+		pair = *ARR_PUSH(s->pairs, s->nr_pairs, s->alloc_pairs);
+		pair[0] = a.pos;
+		pair[1] = a.param;
+		f->nr++;
+	}
 }
 
 /*
@@ -235,13 +281,13 @@ static void param_uses(struct spec *s)
 		for (t = e->guard; t; t = strchr(t, ' '), t = t ? t + 1 : NULL)
 			s->uses[e->caller] |= param_bit(guard_param(t));
 		if (e->args && strchr(e->args, '@') && specializable(e))
-			*ARR_PUSH(s->fwd, s->nr_fwd, s->alloc_fwd) = i;
+			add_fwd(s, i);
 	}
 	do {
 		changed = 0;
 		for (i = 0; i < s->nr_fwd; i++) {
-			int caller = g->edges[s->fwd[i]].caller;
-			unsigned long long u = passed_uses(s, s->fwd[i]);
+			int caller = g->edges[s->fwd[i].edge].caller;
+			unsigned long long u = passed_uses(s, &s->fwd[i]);
 
 			if (u & ~s->uses[caller]) {
 				s->uses[caller] |= u;
@@ -294,9 +340,9 @@ static int worth_a_copy(const struct graph *g, int t, const char *rel)
  * rel gives them, and an allocation's flags from those.  A value known
  * only not to be 0 stays so when no bit of it may be cleared.
  */
-static void pass_on(struct graph *g, int i, const char *rel)
+static void pass_on(struct spec *s, int i, const char *rel)
 {
-	struct g_edge *e = &g->edges[i];
+	struct g_edge *e = &s->g->edges[i];
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = e->args;
 	struct arg_ent a;
@@ -319,15 +365,16 @@ static void pass_on(struct graph *g, int i, const char *rel)
 	}
 	e->args = intern(sb.buf, sb.len);
 	strbuf_release(&sb);
-	ga = e->kind == CALL_DIRECT ? gfp_arg(g, e->targets[0].node) : 0;
+	ga = e->kind == CALL_DIRECT ? gfp_arg(s, e->targets[0].node) : 0;
 	if (ga && arg_value(e->args, ga, &v) == 1) {
 		e->has_gfp = 1;
 		e->gfp = v;
 	}
 }
 
-static int copy_node(struct graph *g, int t, const char *rel)
+static int copy_node(struct spec *s, int t, const char *rel)
 {
+	struct graph *g = s->g;
 	struct g_fn *f;
 	int n, j, first = g->fns[t].first_edge, nr = g->fns[t].nr_edges;
 
@@ -347,7 +394,7 @@ static int copy_node(struct graph *g, int t, const char *rel)
 		*e = g->edges[j];
 		e->caller = n;
 		g->fns[n].nr_edges++;
-		pass_on(g, g->nr_edges - 1, rel);
+		pass_on(s, g->nr_edges - 1, rel);
 	}
 	return n;
 }
@@ -367,7 +414,7 @@ static int copy_for(struct spec *s, int t, const char *args)
 	c = gmap_get(&g->cache, k, 0);
 	if (c < 0 && s->budget > 0) {
 		s->budget--;
-		c = copy_node(g, t, rel.buf);
+		c = copy_node(s, t, rel.buf);
 		gmap_put(&g->cache, k, 0, c);
 	}
 out:
@@ -392,7 +439,7 @@ static void specialize_edge(struct spec *s, int i)
 	for (k = 0; k < g->edges[i].nr_targets; k++) {
 		int t = original(g, g->edges[i].targets[k].node), c;
 
-		if (g->fns[t].ext || is_primitive(g, t))
+		if (g->fns[t].ext || is_primitive(s, t))
 			continue;
 		c = copy_for(s, t, g->edges[i].args);
 		if (c < 0)
@@ -419,10 +466,17 @@ void graph_specialize(struct graph *g)
 
 	s.uses = xrealloc_arr(NULL, g->nr_fns + 1, sizeof(*s.uses));
 	memset(s.uses, 0, (g->nr_fns + 1) * sizeof(*s.uses));
+	s.gfp = xrealloc_arr(NULL, g->nr_fns + 1, 1);
+	s.prim = xrealloc_arr(NULL, g->nr_fns + 1, 1);
+	memset(s.gfp, -1, g->nr_fns + 1);
+	memset(s.prim, -1, g->nr_fns + 1);
 	param_uses(&s);
 	/* copies' edges come after: they are specialized in turn */
 	for (i = 0; i < g->nr_edges; i++)
 		specialize_edge(&s, i);
 	free(s.uses);
+	free(s.gfp);
+	free(s.prim);
 	free(s.fwd);
+	free(s.pairs);
 }

@@ -243,7 +243,11 @@ test_expect_success 'a deadlock across two files: the handler in one, the flush 
 test_expect_success 'a snapshot of another pass is not trusted: a full pass' '
 	cp a.db.graph-bkl old.graph &&
 	bkl merge --db a.db >out &&
-	test "$(last_pass a.db)" = "incremental 0" &&
+	test "$(last_pass a.db)" = "incremental 0, snapshot kept" &&
+	cmp old.graph a.db.graph-bkl &&
+	bkl analyze --db a.db two.c >out &&
+	test "$(last_pass a.db)" = "incremental 2" &&
+	! cmp old.graph a.db.graph-bkl &&
 	cp old.graph a.db.graph-bkl &&
 	bkl merge --db a.db >out &&
 	test "$(last_pass a.db)" = full &&
@@ -252,9 +256,55 @@ test_expect_success 'a snapshot of another pass is not trusted: a full pass' '
 	bkl merge --db a.db >out &&
 	test "$(last_pass a.db)" = full &&
 	bkl merge --db a.db >out &&
-	test "$(last_pass a.db)" = "incremental 0" &&
+	test "$(last_pass a.db)" = "incremental 0, snapshot kept" &&
 	bkl merge --full --db a.db >out &&
 	test "$(last_pass a.db)" = full &&
+	same_as_full a.db
+'
+
+# 64 more files, each a char driver whose open sleeps or not
+many_files() {
+	for i in $(seq 10 73); do
+		cat >m$i.c <<-EOF
+		#include "bkl.h"
+		extern void nap(void);
+		static int m${i}_open(int minor)
+		{
+			return minor;
+		}
+		static const struct file_operations m${i}_fops = { .open = m${i}_open };
+		int m${i}_init(void)
+		{
+			return __register_chrdev($i, 0, 1, "m$i", &m${i}_fops);
+		}
+		EOF
+	done
+}
+
+test_expect_success 'few files analyzed since: the snapshot is kept, they stay dirty' '
+	many_files &&
+	bkl analyze --db a.db m*.c >out &&
+	test "$(sqlite3 a.db "SELECT count(*) FROM global_dirty")" = 0 &&
+	cp a.db.graph-bkl kept.graph &&
+	sed "s/return minor;/nap();\n\treturn minor;/" m42.c >m42.new && mv m42.new m42.c &&
+	bkl analyze --db a.db m42.c >out &&
+	test "$(last_pass a.db)" = "incremental 2, snapshot kept" &&
+	cmp kept.graph a.db.graph-bkl &&
+	test "$(sqlite3 a.db "SELECT count(*) FROM global_dirty")" = 2 &&
+	same_as_full a.db &&
+	grep "^chain|m42.c|.*|m42_open|sleep|" inc.dump &&
+	sed "s/nap();//" m42.c >m42.new && mv m42.new m42.c &&
+	bkl analyze --db a.db m42.c >out &&
+	last_pass a.db | grep "^incremental [2-4], snapshot kept$" &&
+	same_as_full a.db &&
+	! grep "^chain|m42.c|" inc.dump
+'
+
+test_expect_success 'more files than one in 16 of the DB analyzed since: a new snapshot' '
+	bkl analyze --db a.db m1*.c >out &&
+	last_pass a.db | grep "^incremental [1-9][0-9]$" &&
+	! cmp kept.graph a.db.graph-bkl &&
+	test "$(sqlite3 a.db "SELECT count(*) FROM global_dirty")" = 0 &&
 	same_as_full a.db
 '
 
