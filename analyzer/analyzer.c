@@ -78,6 +78,12 @@ static void analyze_symbol(struct tu *tu, struct symbol *sym, struct ast_info *a
 	check_sites(tu, &s);
 	check_imbalance(tu, &s);
 	facts_function(tu, &s, ep, ai);
+	if (fn_lock_effect(&s)) {
+		struct tu_helper *h = ARR_PUSH(tu->helpers, tu->nr_helpers, tu->alloc_helpers);
+
+		h->name = s.name;
+		h->delta = fn_lock_effect(&s);
+	}
 	fn_summary_release(&s);
 }
 
@@ -446,7 +452,7 @@ static void count(sqlite3 *db, const char *sql, const char *lock, int *out)
  * and the profiles' rules.  bkl audit analyzes a file again when its key
  * differs, as it does when the file or its flags change.
  */
-#define ANALYZER_FACTS_REV	5
+#define ANALYZER_FACTS_REV	6
 
 const char *analyzer_facts_key(void)
 {

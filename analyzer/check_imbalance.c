@@ -19,7 +19,16 @@
  *  - return-released: entered with the lock held, a return on a path that
  *    released it while other paths balance: an error path that forgets to
  *    take it back.  Only known once the callers are (entry "held").
+ *  - return-held at every return of a function that takes the lock on
+ *    every path: an acquire helper when its callers release after the
+ *    call, but a leak on every call when it is reached through a table
+ *    whose caller never releases (an ->unlocked_ioctl that forgets its
+ *    unlock_kernel()).  Only known once the stores are (entry "stored":
+ *    the global pass keeps it when a table holds the function and no
+ *    function of that table releases: seq_operations' ->start and ->stop
+ *    pair up).  An __acquires annotation says it is meant: balanced.
  */
+#include <string.h>
 #include "analyzer/internal.h"
 
 static void add(struct tu *tu, struct fn_summary *s, struct position pos, int line,
@@ -53,6 +62,27 @@ static void check_unlocks(struct tu *tu, struct fn_summary *s)
 	}
 }
 
+int tu_helper_delta(const struct tu *tu, const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < tu->nr_helpers; i++)
+		if (!strcmp(tu->helpers[i].name, name))
+			return tu->helpers[i].delta;
+	return 0;
+}
+
+int fn_lock_effect(const struct fn_summary *s)
+{
+	int i, takes = 1, releases = 1;
+
+	for (i = 0; i < s->nr_exits; i++) {
+		takes &= s->exits[i].delta > 0 && !s->exits[i].partial;
+		releases &= s->exits[i].delta < 0;
+	}
+	return !s->nr_exits || s->coarse ? 0 : takes ? 1 : releases ? -1 : 0;
+}
+
 void check_imbalance(struct tu *tu, struct fn_summary *s)
 {
 	int i, balanced = 0;
@@ -60,6 +90,11 @@ void check_imbalance(struct tu *tu, struct fn_summary *s)
 	if (s->is_inline && s->sym->pos.stream != tu->main_stream)
 		return;
 	check_unlocks(tu, s);
+	if (fn_lock_effect(s) > 0) {
+		for (i = 0; i < s->nr_exits; i++)
+			add(tu, s, s->sym->pos, s->exits[i].line, "return-held", "stored");
+		return;
+	}
 	for (i = 0; i < s->nr_exits; i++)
 		balanced |= s->exits[i].delta == 0;
 	for (i = 0; i < s->nr_exits; i++) {

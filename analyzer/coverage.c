@@ -91,23 +91,29 @@ static void cover_from(struct graph *g, int j, int *queue, int *tail)
 	}
 }
 
+/* The function store i puts in a member; -1: a table, or none we have. */
+int graph_store_node(struct graph *g, int i)
+{
+	const struct g_store *st = &g->stores[i];
+	int n;
+
+	if (st->is_table)
+		return -1;
+	n = gmap_get(&g->fmap, st->value, st->file_id);
+	if (n < 0 || (!st->value_static && g->fns[n].is_static))
+		n = gmap_get(&g->fmap, st->value, SCOPE_GLOBAL);
+	return n >= 0 && n < g->nr_fns ? n : -1;
+}
+
 char *graph_stored_functions(struct graph *g)
 {
 	char *stored = xrealloc_arr(NULL, g->nr_fns + 1, 1);
 	int i, n;
 
 	memset(stored, 0, g->nr_fns + 1);
-	for (i = 0; i < g->nr_stores; i++) {
-		const struct g_store *st = &g->stores[i];
-
-		if (st->is_table)
-			continue;
-		n = gmap_get(&g->fmap, st->value, st->file_id);
-		if (n < 0 || (!st->value_static && g->fns[n].is_static))
-			n = gmap_get(&g->fmap, st->value, SCOPE_GLOBAL);
-		if (n >= 0 && n < g->nr_fns)
+	for (i = 0; i < g->nr_stores; i++)
+		if ((n = graph_store_node(g, i)) >= 0)
 			stored[n] = 1;
-	}
 	return stored;
 }
 

@@ -12,10 +12,20 @@
  * under the lock.  A non-static function may have callers in files not
  * analyzed: it is never entered held this way.
  *
+ * A function whose context annotation says its callers hold the lock
+ * (__must_hold, __releases: sparse's in >= 1) is entered held, static or
+ * not: the annotation is the evidence its callers elsewhere cannot give.
+ *
  * "return-released" (a return with the lock released while other paths
  * balance) stands when the function is entered held, or covered
  * (coverage.c).  A covered function's own unlock-unheld rows stay: it
  * drops a lock taken by a dispatcher elsewhere (tty-ops.c).
+ *
+ * Tables (stored.c): a function that takes the lock on every path leaks
+ * it ("return-held" at each return, entry "stored") when a table holds
+ * it and none of that table's functions releases; an unlock-unheld in a
+ * function called only through tables that pair it with such a taker
+ * (seq_operations' ->stop) does not stand.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +89,8 @@ static char *entered_held(struct graph *g)
 	int n;
 
 	memset(held, 0, g->nr_bodies + 1);
+	for (n = 0; n < g->nr_bodies; n++)
+		held[n] = g->fns[n].ctx_in >= 1;
 	/* each sweep settles at least one more level of callers */
 	for (n = 0; n < g->nr_bodies && sweep(g, held, stored, in, ok); n++)
 		;
@@ -88,12 +100,15 @@ static char *entered_held(struct graph *g)
 	return held;
 }
 
-static int stands(const struct graph *g, const char *held, int node, const char *entry)
+static int stands(const struct graph *g, const char *held, const char *pairs, int node,
+		  const char *entry)
 {
 	if (node < 0 || node >= g->nr_bodies)
 		return !strcmp(entry, "unheld");
+	if (!strcmp(entry, "stored"))
+		return pairs[node] & TBL_LEAK;
 	if (!strcmp(entry, "unheld"))
-		return !held[node];
+		return !held[node] && !(pairs[node] & TBL_PAIRED);
 	return held[node] || g->fns[node].covered;
 }
 
@@ -105,9 +120,10 @@ int graph_store_entry_imbalances(sqlite3 *db, struct graph *g)
 				       "function, kind, lock, entry) VALUES (@id, @file, @line, "
 				       "@function, @kind, @lock, @entry)");
 	char *held = entered_held(g);
+	char *pairs = graph_table_pairs(db, g);
 	int rc = SQLITE_DONE, ret = -1;
 
-	if (!sel || !ins || db_bind_text(sel, "@lock", g->lock))
+	if (!sel || !ins || !pairs || db_bind_text(sel, "@lock", g->lock))
 		goto out;
 	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
 		const char *fn = (const char *)sqlite3_column_text(sel, 3);
@@ -115,7 +131,7 @@ int graph_store_entry_imbalances(sqlite3 *db, struct graph *g)
 		int id = sqlite3_column_int(sel, 0);
 		int node = gmap_get(&g->fmap, intern(fn, strlen(fn)), id);
 
-		if (!stands(g, held, node, entry))
+		if (!stands(g, held, pairs, node, entry))
 			continue;
 		if (db_bind_int(ins, "@id", id) ||
 		    db_bind_text(ins, "@file", (const char *)sqlite3_column_text(sel, 1)) ||
@@ -131,5 +147,6 @@ out:
 	sqlite3_finalize(sel);
 	sqlite3_finalize(ins);
 	free(held);
+	free(pairs);
 	return ret;
 }

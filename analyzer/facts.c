@@ -150,6 +150,8 @@ void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep,
 	f->is_static = !!(s->sym->ctype.modifiers & MOD_STATIC);
 	f->is_inline = s->is_inline;
 	f->coarse = s->coarse;
+	f->ctx_in = s->ctx_in;
+	f->ctx_out = s->ctx_out;
 	guards_prepare(&gd, ep);
 	objects_function(tu, ep);
 	for (i = 0; i < s->nr_calls; i++)

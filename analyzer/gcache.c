@@ -32,7 +32,7 @@
 #include "lib/strbuf.h"
 #include "lib/usage.h"
 
-#define GC_MAGIC	"BKLGRAPH2\n"
+#define GC_MAGIC	"BKLGRAPH3\n"
 
 /* The snapshot's file for lock, from the DB's own name; -1: none (a temp DB). */
 int gcache_path(sqlite3 *db, const char *lock, struct strbuf *out)
@@ -95,7 +95,7 @@ int gcache_write(struct graph *g, const char *path, uint64_t token, const char *
 		const struct g_fn *f = &g->fns[i];
 
 		REC(f->file_id, sid(&w, f->name), sid(&w, f->file), f->line, f->is_static,
-		    sid(&w, f->path));
+		    sid(&w, f->path), f->ctx_in, f->ctx_out);
 	}
 	REC(g->nr_loaded_edges);
 	for (i = 0; i < g->nr_loaded_edges; i++) {
@@ -223,12 +223,12 @@ static int unpack(struct gcache *c, const int32_t *r, size_t nr)
 #define NEED(n) do { if (p + (n) > nr) return -1; } while (0)
 	NEED(1);
 	c->nr_fns = r[p++];
-	NEED((size_t)c->nr_fns * 6);
+	NEED((size_t)c->nr_fns * 8);
 	c->fns = xrealloc_arr(NULL, c->nr_fns + 1, sizeof(*c->fns));
-	for (i = 0; i < c->nr_fns; i++, p += 6)
+	for (i = 0; i < c->nr_fns; i++, p += 8)
 		c->fns[i] = (struct gc_fn){ .file_id = r[p], .name = str_at(c, r[p + 1]),
 			.file = str_at(c, r[p + 2]), .line = r[p + 3], .is_static = r[p + 4],
-			.path = str_at(c, r[p + 5]) };
+			.path = str_at(c, r[p + 5]), .ctx_in = r[p + 6], .ctx_out = r[p + 7] };
 	NEED(1);
 	c->nr_calls = r[p++];
 	NEED((size_t)c->nr_calls * 18);

@@ -20,6 +20,7 @@ struct g_fn {
 	int next_same_name;		/* chain of non-static functions by name */
 	int unbuilt;			/* in a file the audited config does not build */
 	int copy_of;			/* specialize.c's copies: the original + 1 */
+	int ctx_in, ctx_out;		/* its context annotation; -1: none */
 };
 
 struct g_target {
@@ -92,6 +93,7 @@ struct g_tlist {
 struct gc_fn {
 	const char *name, *file, *path;
 	int file_id, line, is_static;
+	int ctx_in, ctx_out;		/* -1: not annotated */
 };
 
 struct gc_call {
@@ -170,8 +172,19 @@ void graph_coverage(struct graph *g);
 int graph_store_coverage(sqlite3 *db, struct graph *g);
 /* 1 for each function some struct member holds (a table's, or assigned); free() it */
 char *graph_stored_functions(struct graph *g);
+int graph_store_node(struct graph *g, int store);
 /* entry.c: the imbalances that depend on how functions are entered */
 int graph_store_entry_imbalances(sqlite3 *db, struct graph *g);
+/*
+ * stored.c: functions reached through tables.  Per function node:
+ * TBL_LEAK when a table holds it and no function of that table releases
+ * the lock; TBL_PAIRED when it is called through tables only, each of
+ * which holds a function that takes the lock on every path (->start and
+ * ->stop).  free() it.
+ */
+#define TBL_LEAK	1
+#define TBL_PAIRED	2
+char *graph_table_pairs(sqlite3 *db, struct graph *g);
 /* deadlock.c: the waits whose work takes the lock */
 struct g_dead {
 	int handler;			/* the handler that takes it (its shortest way) */

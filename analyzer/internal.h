@@ -149,6 +149,7 @@ enum call_kind { CALL_DIRECT, CALL_MEMBER, CALL_POINTER };
 struct fact_fn {
 	const char *name, *file;
 	int line, is_static, is_inline, coarse;
+	int ctx_in, ctx_out;		/* its context annotation; -1: none */
 	int partial;			/* sparse dropped some of its code (diag.c) */
 };
 
@@ -246,6 +247,17 @@ struct tu {
 	int unresolved;			/* calls through pointers that are not struct members */
 	const char *partial;		/* sparse's first message that dropped code, or NULL */
 	const struct primitives *prims;
+	/*
+	 * The functions walked so far that take the lock on every path
+	 * (+1) or release it on every path (-1): a call of one later in the
+	 * file changes the caller's depth as lock_kernel() would (a static
+	 * helper is defined before its callers).
+	 */
+	struct tu_helper {
+		const char *name;
+		int delta;
+	} *helpers;
+	int nr_helpers, alloc_helpers;
 };
 
 /* ---- diag.c: sparse's messages for the file (its stderr, out) ---- */
@@ -300,6 +312,7 @@ struct call_info {
 	const struct prim_rule *prim;	/* lock/unlock/locked/sleep/wait rule */
 	int held;			/* enum held mask */
 	int unheld_unlock;		/* an unlock reached without the BKL: UNHELD_* */
+	int helper;			/* a call of a tu_helper: its delta */
 };
 
 /* unless the function is entered with the lock held; whatever its entry */
@@ -320,6 +333,8 @@ struct fn_summary {
 	struct exit_info *exits;
 	int nr_exits, alloc_exits;
 	int coarse;			/* the path budget ran out: merged states */
+	/* sparse's context annotation on the lock (__acquires: 0, 1); -1: none */
+	int ctx_in, ctx_out;
 };
 
 int paths_walk(struct tu *tu, struct entrypoint *ep, struct ast_info *ai,
@@ -329,6 +344,10 @@ void fn_summary_release(struct fn_summary *s);
 /* ---- the checks and facts over a summary ---- */
 void check_sites(struct tu *tu, struct fn_summary *s);
 void check_imbalance(struct tu *tu, struct fn_summary *s);
+/* +1: s takes the lock on every path, -1: releases it on every path; else 0 */
+int fn_lock_effect(const struct fn_summary *s);
+/* The depth change of a call of a helper walked before in this file (tu_helper). */
+int tu_helper_delta(const struct tu *tu, const char *name);
 void facts_function(struct tu *tu, struct fn_summary *s, struct entrypoint *ep,
 		    struct ast_info *ai);
 void facts_store_registrations(struct tu *tu);

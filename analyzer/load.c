@@ -34,6 +34,7 @@ int graph_add_fn(struct graph *g, const char *name, int file_id, int ext)
 	f->file_id = file_id;
 	f->ext = ext;
 	f->next_same_name = -1;
+	f->ctx_in = f->ctx_out = -1;
 	return g->nr_fns - 1;
 }
 
@@ -97,6 +98,8 @@ static void add_function(struct graph *g, const struct gc_fn *r, int unbuilt)
 	f->line = r->line;
 	f->is_static = r->is_static;
 	f->path = r->path;
+	f->ctx_in = r->ctx_in;
+	f->ctx_out = r->ctx_out;
 	f->unbuilt = unbuilt;
 	gmap_put(&g->fmap, f->name, f->file_id, n);
 	if (!f->is_static)
@@ -107,7 +110,8 @@ static int load_functions(sqlite3 *db, struct graph *g)
 {
 	sqlite3_stmt *st = prepare(db, g, "SELECT f.file_id, f.name, f.file, f.line, f.static, "
 				   "files.path, EXISTS (SELECT 1 FROM audit_kinds k WHERE "
-				   "k.path = files.path AND k.kind IN ('O', 'D')) "
+				   "k.path = files.path AND k.kind IN ('O', 'D')), "
+				   "ifnull(f.context_in, -1), ifnull(f.context_out, -1) "
 				   "FROM functions f JOIN files ON files.id = "
 				   "f.file_id WHERE files.lock = @lock AND (@all OR "
 				   "f.file_id IN (SELECT file_id FROM global_dirty)) "
@@ -129,7 +133,8 @@ static int load_functions(sqlite3 *db, struct graph *g)
 		}
 		r = (struct gc_fn){ .file_id = sqlite3_column_int(st, 0), .name = col(st, 1),
 			.file = col(st, 2), .line = sqlite3_column_int(st, 3),
-			.is_static = sqlite3_column_int(st, 4), .path = col(st, 5) };
+			.is_static = sqlite3_column_int(st, 4), .path = col(st, 5),
+			.ctx_in = sqlite3_column_int(st, 7), .ctx_out = sqlite3_column_int(st, 8) };
 		add_function(g, &r, sqlite3_column_int(st, 6));
 		rc = sqlite3_step(st);
 	}

@@ -29,8 +29,9 @@ static const char *const copy_sql[] = {
 	"JOIN temp.bkl_idmap i ON i.old = fh.file_id "
 	"JOIN shard.headers sh ON sh.id = fh.header_id "
 	"JOIN main.headers mh ON mh.path = sh.path AND mh.hash = sh.hash",
-	"INSERT INTO main.functions (file_id, name, file, line, static, inline, coarse, partial) "
-	"SELECT i.new, f.name, f.file, f.line, f.static, f.inline, f.coarse, f.partial "
+	"INSERT INTO main.functions (file_id, name, file, line, static, inline, coarse, partial, "
+	"context_in, context_out) SELECT i.new, f.name, f.file, f.line, f.static, f.inline, "
+	"f.coarse, f.partial, f.context_in, f.context_out "
 	"FROM shard.functions f JOIN temp.bkl_idmap i ON i.old = f.file_id",
 	"INSERT INTO main.calls (file_id, caller, line, kind, callee, callee_static, struct, "
 	"member, held, gfp, tbl, tbl_static, guard, args, inlined, inline_path) SELECT i.new, "

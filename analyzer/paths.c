@@ -200,6 +200,8 @@ static void prescan(struct walker *w, struct entrypoint *ep)
 			}
 			ARR_PUSH(w->s->calls, w->s->nr_calls, w->s->alloc_calls)->insn = insn;
 			w->s->calls[w->s->nr_calls - 1].prim = r;
+			if (!r && insn->opcode == OP_CALL)
+				w->s->calls[w->s->nr_calls - 1].helper = tu_helper_delta(w->tu, name);
 		} END_FOR_EACH_PTR(insn);
 	} END_FOR_EACH_PTR(bb);
 	for (i = 0; i < nr_cand; i++)
@@ -446,6 +448,8 @@ static void call(struct walker *w, struct call_info *ci, struct pstate *st)
 	int i;
 
 	ci->held |= held_now(st);
+	if (ci->helper && !st->dropped)
+		change_depth(w, st, ci->helper);
 	if (!ci->prim)
 		goto out;
 	switch (ci->prim->cls) {
@@ -580,14 +584,18 @@ int paths_walk(struct tu *tu, struct entrypoint *ep, struct ast_info *ai,
 {
 	struct walker w = { .tu = tu, .ai = ai, .s = s };
 	struct context *ctx;
-	int in = 0, out = 0;
+	int in = 0, out = 0, annotated = 0;
 
 	FOR_EACH_PTR(s->sym->ctype.contexts, ctx) {
 		if (ctx_is_lock(tu->prims, ctx->context)) {
 			in += ctx->in;
 			out += ctx->out;
+			annotated = 1;
 		}
 	} END_FOR_EACH_PTR(ctx);
+	/* the global pass reads it as evidence of how it is entered */
+	s->ctx_in = annotated ? in : -1;
+	s->ctx_out = annotated ? out : -1;
 	w.e_in = in > 3 ? 3 : in;
 	w.expect = out - in;
 	prescan(&w, ep);

@@ -150,7 +150,8 @@ int analyzer_print_sites(sqlite3 *db, const char *lock, int json)
 int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 {
 	sqlite3_stmt *st = db_prepare(db, "SELECT i.file, i.line, i.function, i.kind, "
-				      "coalesce(f.partial, 0) FROM imbalances i LEFT JOIN functions f "
+				      "coalesce(f.partial, 0), i.entry = 'stored' "
+				      "FROM imbalances i LEFT JOIN functions f "
 				      "ON f.file_id = i.file_id AND f.name = i.function "
 				      "WHERE i.lock = @lock ORDER BY i.file, i.line, i.function, i.kind");
 	char name[128], unlock[128];
@@ -169,7 +170,8 @@ int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 		if (json) {
 			json_head(st, nr, "kind");
 			/* only there: the rows before it keep their keys */
-			printf("%s}", partial ? ", \"partial\": true" : "");
+			printf("%s%s}", partial ? ", \"partial\": true" : "",
+			       sqlite3_column_int(st, 5) ? ", \"stored\": true" : "");
 		} else {
 			printf("%s:%d: warning: ", text(st, 0), sqlite3_column_int(st, 1));
 			if (!strcmp(kind, "return-held"))
@@ -178,7 +180,9 @@ int analyzer_print_imbalances(sqlite3 *db, const char *lock, int json)
 				printf("return with %s released", name);
 			else
 				printf("%s() without %s held", unlock, name);
-			printf(" in '%s' (%s%s)\n", text(st, 2), kind,
+			printf(" in '%s' (%s%s%s)\n", text(st, 2), kind,
+			       sqlite3_column_int(st, 5) ?
+			       "; taken on every path, and a table calls it" : "",
 			       partial ? "; partial: sparse dropped some of its code" : "");
 		}
 		nr++;

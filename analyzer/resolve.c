@@ -419,7 +419,7 @@ out:
  * GLOBAL_PASS_REV when a change to it changes chains).  A DB whose pass
  * ran with another key gets it again from bkl audit.
  */
-#define GLOBAL_PASS_REV	5
+#define GLOBAL_PASS_REV	6
 
 const char *analyzer_rules_key(void)
 {

@@ -161,12 +161,18 @@ static int store_deps(sqlite3 *db, sqlite3_int64 id, const struct file_info *fi)
 	return ret;
 }
 
+/* An annotation's count, NULL when the function has none (-1). */
+static int bind_ctx(sqlite3_stmt *st, const char *name, int v)
+{
+	return v < 0 ? bind_opt(st, name, NULL) : db_bind_int(st, name, v);
+}
+
 static int store_functions(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT OR IGNORE INTO functions "
-				      "(file_id, name, file, line, static, inline, coarse, partial) "
-				      "VALUES (@id, @name, @file, @line, @static, @inline, @coarse, "
-				      "@partial)");
+				      "(file_id, name, file, line, static, inline, coarse, partial, "
+				      "context_in, context_out) VALUES (@id, @name, @file, @line, "
+				      "@static, @inline, @coarse, @partial, @ctx_in, @ctx_out)");
 	int i, ret = st ? 0 : -1;
 
 	for (i = 0; i < tu->nr_fns && !ret; i++) {
@@ -177,7 +183,9 @@ static int store_functions(sqlite3 *db, sqlite3_int64 id, const struct tu *tu)
 		      db_bind_int(st, "@static", f->is_static) ||
 		      db_bind_int(st, "@inline", f->is_inline) ||
 		      db_bind_int(st, "@coarse", f->coarse) ||
-		      db_bind_int(st, "@partial", f->partial) || db_step_done(st);
+		      db_bind_int(st, "@partial", f->partial) ||
+		      bind_ctx(st, "@ctx_in", f->ctx_in) || bind_ctx(st, "@ctx_out", f->ctx_out) ||
+		      db_step_done(st);
 	}
 	sqlite3_finalize(st);
 	return ret;
