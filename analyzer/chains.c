@@ -72,14 +72,78 @@ static void classify(struct chains *c)
 	}
 }
 
+/* Is one of the size arguments (rule r's) of call e a constant 0? */
+static int zero_size(const struct graph *g, const struct g_edge *e)
+{
+	const struct prim_rule *r = e->callee ? prim_match(g->prims, PRIM_SLEEP, e->callee) : NULL;
+	long long v;
+	int a;
+
+	for (a = 1; r && a < 32; a++)
+		if ((r->sizes & (1u << a)) && e->args && graph_arg_value(e->args, a, &v) == 1 &&
+		    !v)
+			return 1;
+	return 0;
+}
+
+/*
+ * Does an inline path ("f file:line;g file:line") name fn, in a frame
+ * after one named after (NULL: anywhere)?
+ */
+static int path_has(const char *path, const char *fn, const char *after)
+{
+	size_t len = strlen(fn), alen = after ? strlen(after) : 0;
+	int seen = !after;
+	const char *p;
+
+	for (p = path; p && *p; p = strchr(p, ';'), p = p ? p + 1 : NULL) {
+		if (seen && !strncmp(p, fn, len) && p[len] == ' ')
+			return 1;
+		if (!seen && !strncmp(p, after, alen) && p[alen] == ' ')
+			seen = 1;
+	}
+	return 0;
+}
+
+/*
+ * Is allocation e one of nothing: its own size is 0, or it is inside the
+ * inlined body of an allocation inline called with size 0 on that line
+ * (ptr_ring_init(r, 0, gfp) -> kvmalloc_array(0, ...) -> kvmalloc): the
+ * body's calls name that inline in their inline path, and a nested
+ * inline's own row is inside it when a call of that line goes through
+ * both, in that order.
+ */
+static int allocates_nothing(const struct graph *g, const struct g_edge *e)
+{
+	const struct g_fn *f = &g->fns[e->caller];
+	int i, j, end = f->first_edge + f->nr_edges;
+
+	if (zero_size(g, e))
+		return 1;
+	for (i = f->first_edge; i < end; i++) {
+		const struct g_edge *z = &g->edges[i];
+
+		if (z->line != e->line || !z->inlined || !zero_size(g, z))
+			continue;
+		if (path_has(e->inline_path, z->callee, NULL))
+			return 1;
+		for (j = f->first_edge; e->inlined && j < end; j++)
+			if (g->edges[j].line == e->line &&
+			    path_has(g->edges[j].inline_path, e->callee, z->callee))
+				return 1;
+	}
+	return 0;
+}
+
 /* The class of chain edge e into t ends, or -1 when it does not end one. */
 static int sink_class(struct chains *c, const struct g_edge *e, int t)
 {
 	switch (c->prim[t]) {
 	case P_WAIT:
 		return c->dl.dead[e - c->g->edges] ? CLASS_DEADLOCK : CLASS_WAIT;
-	case P_GFP:	/* an allocation whose constant gfp may reclaim */
-		return e->has_gfp && (e->gfp & c->g->prims->gfp_reclaim) ? CLASS_SLEEP : -1;
+	case P_GFP:	/* an allocation whose constant gfp may reclaim, of something */
+		return e->has_gfp && (e->gfp & c->g->prims->gfp_reclaim) &&
+		       !allocates_nothing(c->g, e) ? CLASS_SLEEP : -1;
 	case P_SLEEP:	/* an inline's rule: its inlined body's calls decide */
 		return e->inlined ? -1 : CLASS_SLEEP;
 	default:

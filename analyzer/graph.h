@@ -165,6 +165,8 @@ int graph_load_facts(sqlite3 *db, struct graph *g);
 int graph_load(sqlite3 *db, struct graph *g);
 /* specialize.c: copies of callees for constant arguments */
 void graph_specialize(struct graph *g);
+/* What a call's args string says of parameter param: 1 and *v, 2: not 0, 0: unknown */
+int graph_arg_value(const char *args, int param, long long *v);
 void graph_free(struct graph *g);
 int graph_held_context(const struct graph *g, int node);
 /* coverage.c: implicit coverage, computed and written */

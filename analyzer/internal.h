@@ -72,6 +72,7 @@ struct prim_rule {
 				   MACRO: the class of the rule it stands for */
 	int line;
 	int glob;		/* name is a glob (*?[): fnmatch, not strcmp */
+	unsigned sizes;		/* SLEEP: an allocation's size arguments (bit N: N) */
 };
 
 #define PRIM_MAX_HEADERS	4

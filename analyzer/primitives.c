@@ -61,6 +61,23 @@ static int parse_arg(const char *s, int *out)
 	return 0;
 }
 
+/* "1" or "1,2": the size arguments of an allocation, as a mask of their bits */
+static int parse_sizes(const char *s, unsigned *mask)
+{
+	char buf[32], *tok, *save = NULL;
+	int arg;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_arg(tok, &arg))
+			return -1;
+		*mask |= 1u << arg;
+	}
+	return *mask ? 0 : -1;
+}
+
 /* STRUCT.MEMBER into rule->st and rule->member */
 static int parse_member(struct prim_rule *r, const char *s)
 {
@@ -167,10 +184,12 @@ static int parse_rule(struct primitives *p, char **f, int n, int lineno, int whe
 		r.name = intern(f[2], strlen(f[2]));
 		break;
 	case PRIM_SLEEP:
-		if (n != 2 && n != 3)
+		if (n < 2 || n > 4)
 			return -1;
 		r.name = intern(f[1], strlen(f[1]));
-		if (n == 3 && parse_arg(f[2], &r.arg))
+		if (n >= 3 && parse_arg(f[2], &r.arg))
+			return -1;
+		if (n == 4 && parse_sizes(f[3], &r.sizes))
 			return -1;
 		break;
 	case PRIM_REGISTER:

@@ -85,6 +85,11 @@ static int arg_value(const char *args, int param, long long *v)
 	return 0;
 }
 
+int graph_arg_value(const char *args, int param, long long *v)
+{
+	return arg_value(args, param, v);
+}
+
 /* The parameter a guard tests ("2:1-1,3-5"); 0 if none. */
 static int guard_param(const char *guard)
 {
