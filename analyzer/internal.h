@@ -105,6 +105,8 @@ void primitives_release(struct primitives *p);
 /* The first rule of class cls matching name (interned: answers are cached). */
 const struct prim_rule *prim_match(const struct primitives *p, enum prim_class cls,
 				   const char *name);
+/* prim_match()'s index and cached answers about p, freed */
+void prim_match_release(struct primitives *p);
 const char *prim_unlock_name(const struct primitives *p);
 int profile_describe(const char *lock, const char **describe, const char **unlock);
 /* The built-in kernel profile nearest a release; *exact: within its releases. */
