@@ -24,11 +24,6 @@ static struct member_slot {
 } *mmap;
 static size_t mmap_nr, mmap_size;
 
-static size_t ptr_hash(const void *p)
-{
-	return ((size_t)p >> 4) * 0x9e3779b97f4a7c15ULL;
-}
-
 static void mmap_put(struct symbol *member, const char *st);
 
 static void mmap_grow(void)
@@ -52,7 +47,7 @@ static void mmap_put(struct symbol *member, const char *st)
 
 	if (2 * (mmap_nr + 1) > mmap_size)
 		mmap_grow();
-	for (j = ptr_hash(member) & (mmap_size - 1); mmap[j].member;
+	for (j = ptr_hash(member, 0) & (mmap_size - 1); mmap[j].member;
 	     j = (j + 1) & (mmap_size - 1))
 		if (mmap[j].member == member)
 			return;
@@ -67,7 +62,7 @@ const char *ast_member_struct(struct symbol *member)
 
 	if (!mmap_size || !member)
 		return NULL;
-	for (j = ptr_hash(member) & (mmap_size - 1); mmap[j].member;
+	for (j = ptr_hash(member, 0) & (mmap_size - 1); mmap[j].member;
 	     j = (j + 1) & (mmap_size - 1))
 		if (mmap[j].member == member)
 			return mmap[j].st;

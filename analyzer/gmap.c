@@ -28,7 +28,7 @@ static struct g_slot *gmap_slot(struct gmap *m, const char *name, int scope)
 
 	if (2 * (m->nr + 1) > m->size)
 		gmap_grow(m);
-	for (j = intern_hash(name, scope) & (m->size - 1); m->slots[j].name;
+	for (j = ptr_hash(name, scope) & (m->size - 1); m->slots[j].name;
 	     j = (j + 1) & (m->size - 1))
 		if (m->slots[j].name == name && m->slots[j].scope == scope)
 			return &m->slots[j];

@@ -30,14 +30,15 @@ const char *intern(const char *s, size_t len);
 const char *ident_str(const struct ident *id);
 
 /*
- * A table slot's hash for an interned name (compared by address) and a
- * small int.  Mixed to the low bits (murmur3's finalizer): the tables
- * mask with size - 1, and an address times an odd constant keeps the
- * address's alignment zeros there, which used every other slot.
+ * A table slot's hash for an address (an interned name, a symbol: keys
+ * compared by address) and a small int.  Mixed to the low bits (murmur3's
+ * finalizer): the tables mask with size - 1, and an address times an odd
+ * constant keeps the address's alignment zeros there, which used every
+ * other slot.
  */
-static inline size_t intern_hash(const char *name, int n)
+static inline size_t ptr_hash(const void *p, int n)
 {
-	unsigned long long h = (unsigned long long)(uintptr_t)name ^ ((unsigned long long)n << 48);
+	unsigned long long h = (unsigned long long)(uintptr_t)p ^ ((unsigned long long)n << 48);
 
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdULL;

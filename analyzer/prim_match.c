@@ -25,7 +25,7 @@ static size_t exact_slot(const struct prim_index *x, const char *name, int cls)
 {
 	size_t j;
 
-	for (j = intern_hash(name, cls) & (x->size - 1); x->slot[j].name;
+	for (j = ptr_hash(name, cls) & (x->size - 1); x->slot[j].name;
 	     j = (j + 1) & (x->size - 1))
 		if (x->slot[j].name == name && x->slot[j].cls == cls)
 			break;
@@ -115,7 +115,7 @@ static struct pm_slot *pm_find(const struct primitives *p, const char *name)
 {
 	size_t j;
 
-	for (j = intern_hash(name, 0) & (pm_size - 1); pm_cache[j].name;
+	for (j = ptr_hash(name, 0) & (pm_size - 1); pm_cache[j].name;
 	     j = (j + 1) & (pm_size - 1))
 		if (pm_cache[j].name == name && pm_cache[j].p == p)
 			break;
