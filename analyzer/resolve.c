@@ -329,23 +329,12 @@ void graph_free(struct graph *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static int set_meta_text(sqlite3 *db, const char *key, const char *value)
-{
-	sqlite3_stmt *st = db_prepare(db, "INSERT OR REPLACE INTO meta (key, value) VALUES (@key, @value)");
-	int ret;
-
-	ret = !st || db_bind_text(st, "@key", key) || db_bind_text(st, "@value", value) ||
-	      db_step_done(st) ? -1 : 0;
-	sqlite3_finalize(st);
-	return ret;
-}
-
 static int set_meta(sqlite3 *db, const char *key, long value)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%ld", value);
-	return set_meta_text(db, key, buf);
+	return db_set_meta(db, key, buf);
 }
 
 /* One lock's pass over the rows of its files: coverage, then chains. */
@@ -442,19 +431,6 @@ const char *analyzer_rules_key(void)
  */
 #define KEEP_DIRTY_RATIO	16
 
-static int count_rows(sqlite3 *db, const char *sql, int *n)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-
-	if (!st || sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	*n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return 0;
-}
-
 int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 {
 	const char *locks[MAX_LOCKS];
@@ -489,8 +465,8 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 		    "DELETE FROM chains; DELETE FROM headers WHERE id NOT IN "
 		    "(SELECT header_id FROM file_headers)"))
 		goto out_rollback;
-	if (count_rows(db, "SELECT count(*) FROM global_dirty", &dirty) ||
-	    count_rows(db, "SELECT count(*) FROM files", &files))
+	if (db_count(db, "SELECT count(*) FROM global_dirty", &dirty) ||
+	    db_count(db, "SELECT count(*) FROM files", &files))
 		goto out_rollback;
 	trace_performance_since(t, "global pass: last results deleted");
 	/* the snapshots kept say the DB's token still; those written, too */
@@ -509,10 +485,10 @@ int analyzer_resolve(sqlite3 *db, const struct analyzer_opts *o)
 	else
 		snprintf(buf, sizeof(buf), "full");
 	if ((!keep && db_exec(db, "DELETE FROM global_dirty")) ||
-	    set_meta_text(db, "analyzer.graph", hex) ||
-	    set_meta_text(db, "analyzer.last_pass", buf) ||
+	    db_set_meta(db, "analyzer.graph", hex) ||
+	    db_set_meta(db, "analyzer.last_pass", buf) ||
 	    set_meta(db, "analyzer.resolved", 1) ||
-	    set_meta_text(db, "analyzer.rules", analyzer_rules_key()) ||
+	    db_set_meta(db, "analyzer.rules", analyzer_rules_key()) ||
 	    set_meta(db, "analyzer.unresolved", unresolved) ||
 	    set_meta(db, "analyzer.unresolved_held", unresolved_held))
 		goto out_rollback;

@@ -83,21 +83,6 @@ static int cmp_area(const void *x, const void *y)
 	return strcmp(a->area, b->area);
 }
 
-static int count_rows(sqlite3 *db, const char *sql, int *out)
-{
-	sqlite3_stmt *st = db_prepare(db, sql);
-
-	int rc;
-
-	if (!st)
-		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*out = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : error("cannot read the audit's progress: %s", db_describe(db, rc));
-}
-
 int audit_progress_load(sqlite3 *db, struct audit_progress *p)
 {
 	int i;
@@ -105,7 +90,7 @@ int audit_progress_load(sqlite3 *db, struct audit_progress *p)
 	memset(p, 0, sizeof(*p));
 	if (meta_int(db, "audit.state", NULL, p->state, sizeof(p->state)) ||
 	    meta_int(db, "audit.pid", &p->pid, NULL, 0) ||
-	    count_rows(db, "SELECT count(*) FROM files", &p->analyzed_files))
+	    db_count(db, "SELECT count(*) FROM files", &p->analyzed_files))
 		return -1;
 	if (p->pid > 0 && p->pid != getpid() && kill(p->pid, 0))
 		p->pid = 0;
@@ -232,7 +217,7 @@ int audit_progress_warn(sqlite3 *db)
 
 static int pending_count(sqlite3 *db, int *n)
 {
-	return count_rows(db, "SELECT count(*) FROM audit_pending", n);
+	return db_count(db, "SELECT count(*) FROM audit_pending", n);
 }
 
 int audit_progress_plan(sqlite3 *db, const char *const *walked, const char *kind, int nr_walked,
@@ -340,7 +325,7 @@ int audit_progress_merge(sqlite3 *db, const char *shard)
 		return error("cannot open the shard '%s'", shard);
 	}
 	sqlite3_finalize(st);
-	if (count_rows(db, "SELECT count(*) FROM st.audit_files", &n) || db_begin(db))
+	if (db_count(db, "SELECT count(*) FROM st.audit_files", &n) || db_begin(db))
 		goto out;
 	for (i = 0; n && merge_sql[i]; i++)
 		if (db_exec(db, merge_sql[i])) {

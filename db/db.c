@@ -352,6 +352,20 @@ int db_has_table(sqlite3 *db, const char *name)
 	return ret;
 }
 
+int db_count(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt *st = db_prepare(db, sql);
+	int rc;
+
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : error("cannot read the database: %s", db_describe(db, rc));
+}
+
 int db_set_meta(sqlite3 *db, const char *key, const char *value)
 {
 	sqlite3_stmt *st = db_prepare(db, "INSERT INTO meta (key, value) VALUES (@key, @value) "

@@ -58,6 +58,8 @@ int db_bind_int(sqlite3_stmt *st, const char *name, sqlite3_int64 val);
 int db_bind_double(sqlite3_stmt *st, const char *name, double val);
 /* Step a statement that returns no rows, then reset it for reuse. */
 int db_step_done(sqlite3_stmt *st);
+/* The integer a constant query's one row gives (SELECT count(*) ...): -1 after error(). */
+int db_count(sqlite3 *db, const char *sql, int *out);
 /* meta key = value, replacing the old value: -1 after error(). */
 int db_set_meta(sqlite3 *db, const char *key, const char *value);
 /* 1 when the DB has a table or view of that name. */
