@@ -57,18 +57,16 @@ static void classify(struct chains *c)
 	int n;
 
 	for (n = 0; n < g->nr_fns; n++) {
-		const char *name = g->fns[n].name;
-		const struct prim_rule *r;
+		unsigned m = g->fns[n].prims;
 
-		if (prim_match(g->prims, PRIM_LOCK, name) || prim_match(g->prims, PRIM_UNLOCK, name) ||
-		    prim_match(g->prims, PRIM_LOCKED, name) || prim_match(g->prims, PRIM_TRYLOCK, name))
+		if (m & PRIMS_LOCK)
 			c->prim[n] = P_BKL;
-		else if (prim_match(g->prims, PRIM_WAIT, name))
+		else if (m & PRIM_BIT(PRIM_WAIT))
 			c->prim[n] = P_WAIT;
-		else if (prim_match(g->prims, PRIM_ATOMIC, name))
+		else if (m & PRIM_BIT(PRIM_ATOMIC))
 			c->prim[n] = P_ATOMIC;	/* followed() never enters it */
-		else if ((r = prim_match(g->prims, PRIM_SLEEP, name)))
-			c->prim[n] = r->arg ? P_GFP : P_SLEEP;
+		else if (m & PRIM_BIT(PRIM_SLEEP))
+			c->prim[n] = g->fns[n].gfp_arg ? P_GFP : P_SLEEP;
 	}
 }
 

@@ -109,25 +109,6 @@ static int load_facts(sqlite3 *db, struct graph *g, struct wload *w)
 	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
 }
 
-static int is_lock_rule(const struct graph *g, const char *name)
-{
-	return !!prim_match(g->prims, PRIM_LOCK, name);
-}
-
-static int is_prim(const struct graph *g, const char *name)
-{
-	static const enum prim_class cls[] = {
-		PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED, PRIM_TRYLOCK, PRIM_SLEEP, PRIM_WAIT,
-		PRIM_ATOMIC
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(cls) / sizeof(cls[0]); i++)
-		if (prim_match(g->prims, cls[i], name))
-			return 1;
-	return 0;
-}
-
 /*
  * May the handler's way to the lock go through target k of e?  A call by
  * name, through a registered table or the one table the code names; not
@@ -147,8 +128,8 @@ static void lock_distances(struct graph *g, struct deadlocks *d)
 	int i, k, n, head = 0, tail = 0;
 
 	for (n = 0; n < g->nr_fns; n++) {
-		lock[n] = is_lock_rule(g, g->fns[n].name);
-		enter[n] = !g->fns[n].ext && !lock[n] && !is_prim(g, g->fns[n].name);
+		lock[n] = !!(g->fns[n].prims & PRIM_BIT(PRIM_LOCK));
+		enter[n] = !g->fns[n].ext && !g->fns[n].prims;
 		d->dist[n] = INF;
 	}
 	for (i = 0; i < g->nr_edges; i++)
@@ -319,7 +300,7 @@ int deadlocks_load(sqlite3 *db, struct graph *g, struct deadlocks *d)
 		int j;
 
 		if (e->kind != CALL_DIRECT || !e->callee ||
-		    !prim_match(g->prims, PRIM_WAIT, e->callee))
+		    !(g->fns[e->targets[0].node].prims & PRIM_BIT(PRIM_WAIT)))
 			continue;
 		j = gmap_get(&w.by_call, call_key(caller->name, e->line, e->callee),
 			     caller->file_id);

@@ -21,7 +21,19 @@ struct g_fn {
 	int unbuilt;			/* in a file the audited config does not build */
 	int copy_of;			/* specialize.c's copies: the original + 1 */
 	int ctx_in, ctx_out;		/* its context annotation; -1: none */
+	/*
+	 * The rules its name matches, asked once per node (chains, copies
+	 * and deadlocks ask of every call): PRIM_BIT(class) for the lock,
+	 * sleep, wait and atomic classes, and an allocation's gfp argument.
+	 */
+	unsigned short prims;
+	signed char gfp_arg;
 };
+
+#define PRIM_BIT(cls)	(1u << (cls))
+/* the lock itself: a chain does not go into its body */
+#define PRIMS_LOCK	(PRIM_BIT(PRIM_LOCK) | PRIM_BIT(PRIM_UNLOCK) | PRIM_BIT(PRIM_LOCKED) | \
+			 PRIM_BIT(PRIM_TRYLOCK))
 
 struct g_target {
 	int node;

@@ -25,6 +25,26 @@ static const char *col(sqlite3_stmt *st, int i)
 	return t ? intern((const char *)t, strlen((const char *)t)) : NULL;
 }
 
+/* What the rules say of name, into f->prims and f->gfp_arg. */
+static void match_rules(struct graph *g, struct g_fn *f)
+{
+	static const enum prim_class cls[] = {
+		PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED, PRIM_TRYLOCK, PRIM_SLEEP, PRIM_WAIT,
+		PRIM_ATOMIC
+	};
+	const struct prim_rule *r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cls) / sizeof(cls[0]); i++) {
+		r = prim_match(g->prims, cls[i], f->name);
+		if (!r)
+			continue;
+		f->prims |= PRIM_BIT(cls[i]);
+		if (cls[i] == PRIM_SLEEP && r->arg > 0)
+			f->gfp_arg = r->arg;
+	}
+}
+
 int graph_add_fn(struct graph *g, const char *name, int file_id, int ext)
 {
 	struct g_fn *f = ARR_PUSH(g->fns, g->nr_fns, g->alloc_fns);
@@ -35,6 +55,7 @@ int graph_add_fn(struct graph *g, const char *name, int file_id, int ext)
 	f->ext = ext;
 	f->next_same_name = -1;
 	f->ctx_in = f->ctx_out = -1;
+	match_rules(g, f);
 	return g->nr_fns - 1;
 }
 

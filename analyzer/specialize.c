@@ -73,7 +73,7 @@ static int next_arg(const char **pp, struct arg_ent *a)
  * What an args string ("2=1;4=0;1=!0") says of parameter param: 1 and
  * the constant in *v, 2 if it is only known not to be 0, else 0.
  */
-static int arg_value(const char *args, int param, long long *v)
+int graph_arg_value(const char *args, int param, long long *v)
 {
 	struct arg_ent a;
 
@@ -83,11 +83,6 @@ static int arg_value(const char *args, int param, long long *v)
 			return a.known;
 		}
 	return 0;
-}
-
-int graph_arg_value(const char *args, int param, long long *v)
-{
-	return arg_value(args, param, v);
 }
 
 /* The parameter a guard tests ("2:1-1,3-5"); 0 if none. */
@@ -128,7 +123,7 @@ static int test_allows(const char *guard, const char *args)
 	long long v = 0;
 	int neg, in, known;
 
-	if (!p || !(known = arg_value(args, guard_param(guard), &v)))
+	if (!p || !(known = graph_arg_value(args, guard_param(guard), &v)))
 		return 1;
 	neg = *++p == '!';
 	p += neg;
@@ -147,8 +142,6 @@ static int guard_allows(const char *guard, const char *args)
 	return 1;
 }
 
-
-
 /* A call that passes parameters on: its (position, parameter) pairs. */
 struct fwd {
 	int edge;
@@ -158,12 +151,6 @@ struct fwd {
 struct spec {
 	struct graph *g;
 	unsigned long long *uses;	/* per function: the parameters it uses */
-	/*
-	 * Per function of the loaded graph, asked once (millions of calls
-	 * ask of a few hundred thousand callees): its allocation's gfp
-	 * argument (0: none), and whether it is a primitive (-1: not asked).
-	 */
-	signed char *gfp, *prim;
 	struct fwd *fwd;		/* the calls that pass a parameter on */
 	int nr_fwd, alloc_fwd;
 	int (*pairs)[2];
@@ -182,40 +169,15 @@ static int original(const struct graph *g, int t)
 	return g->fns[t].copy_of ? g->fns[t].copy_of - 1 : t;
 }
 
-/* The gfp argument of t when it is an allocation primitive, else 0. */
-static int gfp_arg(struct spec *s, int t)
-{
-	const struct graph *g = s->g;
-	const struct prim_rule *r;
-
-	t = original(g, t);
-	if (s->gfp[t] < 0) {
-		r = prim_match(g->prims, PRIM_SLEEP, g->fns[t].name);
-		s->gfp[t] = r && r->arg > 0 && r->arg < 127 ? r->arg : 0;
-	}
-	return s->gfp[t];
-}
-
 /*
  * A primitive whose body chains.c never looks into (the lock, a wait, an
  * atomic one, an allocation: its flags decide): no copies of it.  A
  * plain sleep primitive's body may give a site its wait chain.
  */
-static int is_primitive(struct spec *s, int t)
+static int is_primitive(const struct graph *g, int t)
 {
-	static const enum prim_class cls[] = {
-		PRIM_LOCK, PRIM_UNLOCK, PRIM_LOCKED, PRIM_TRYLOCK, PRIM_WAIT, PRIM_ATOMIC,
-	};
-	const struct graph *g = s->g;
-	size_t i;
-
-	t = original(g, t);
-	if (s->prim[t] >= 0)
-		return s->prim[t];
-	s->prim[t] = gfp_arg(s, t) > 0;
-	for (i = 0; i < sizeof(cls) / sizeof(cls[0]) && !s->prim[t]; i++)
-		s->prim[t] = !!prim_match(g->prims, cls[i], g->fns[t].name);
-	return s->prim[t];
+	return (g->fns[t].prims & (PRIMS_LOCK | PRIM_BIT(PRIM_WAIT) | PRIM_BIT(PRIM_ATOMIC))) ||
+	       g->fns[t].gfp_arg > 0;
 }
 
 /* Calls whose target a copy may replace: direct, or through a named table. */
@@ -226,7 +188,7 @@ static int specializable(const struct g_edge *e)
 }
 
 /* The parameters fwd call f passes on that its targets use. */
-static unsigned long long passed_uses(struct spec *s, const struct fwd *f)
+static unsigned long long passed_uses(const struct spec *s, const struct fwd *f)
 {
 	const struct graph *g = s->g;
 	const struct g_edge *e = &g->edges[f->edge];
@@ -239,7 +201,7 @@ static unsigned long long passed_uses(struct spec *s, const struct fwd *f)
 		for (k = 0; k < e->nr_targets; k++) {
 			int t = e->targets[k].node;
 
-			if (e->kind == CALL_DIRECT && gfp_arg(s, t) == pos)
+			if (e->kind == CALL_DIRECT && g->fns[t].gfp_arg == pos)
 				u |= param_bit(param);
 			else if (!g->fns[t].ext && (s->uses[t] & param_bit(pos)))
 				u |= param_bit(param);
@@ -322,7 +284,7 @@ static int passes_on(const char *args, const char *rel)
 	long long v;
 
 	while (next_arg(&args, &a))
-		if (!a.known && arg_value(rel, a.param, &v))
+		if (!a.known && graph_arg_value(rel, a.param, &v))
 			return 1;
 	return 0;
 }
@@ -345,9 +307,9 @@ static int worth_a_copy(const struct graph *g, int t, const char *rel)
  * rel gives them, and an allocation's flags from those.  A value known
  * only not to be 0 stays so when no bit of it may be cleared.
  */
-static void pass_on(struct spec *s, int i, const char *rel)
+static void pass_on(struct graph *g, int i, const char *rel)
 {
-	struct g_edge *e = &s->g->edges[i];
+	struct g_edge *e = &g->edges[i];
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = e->args;
 	struct arg_ent a;
@@ -357,7 +319,7 @@ static void pass_on(struct spec *s, int i, const char *rel)
 	if (!p || !passes_on(p, rel))
 		return;
 	while (next_arg(&p, &a)) {
-		int known = a.known ? 0 : arg_value(rel, a.param, &v);
+		int known = a.known ? 0 : graph_arg_value(rel, a.param, &v);
 
 		strbuf_addstr(&sb, sb.len ? ";" : "");
 		if (known == 1)
@@ -370,16 +332,15 @@ static void pass_on(struct spec *s, int i, const char *rel)
 	}
 	e->args = intern(sb.buf, sb.len);
 	strbuf_release(&sb);
-	ga = e->kind == CALL_DIRECT ? gfp_arg(s, e->targets[0].node) : 0;
-	if (ga && arg_value(e->args, ga, &v) == 1) {
+	ga = e->kind == CALL_DIRECT ? g->fns[e->targets[0].node].gfp_arg : 0;
+	if (ga && graph_arg_value(e->args, ga, &v) == 1) {
 		e->has_gfp = 1;
 		e->gfp = v;
 	}
 }
 
-static int copy_node(struct spec *s, int t, const char *rel)
+static int copy_node(struct graph *g, int t, const char *rel)
 {
-	struct graph *g = s->g;
 	struct g_fn *f;
 	int n, j, first = g->fns[t].first_edge, nr = g->fns[t].nr_edges;
 
@@ -399,7 +360,7 @@ static int copy_node(struct spec *s, int t, const char *rel)
 		*e = g->edges[j];
 		e->caller = n;
 		g->fns[n].nr_edges++;
-		pass_on(s, g->nr_edges - 1, rel);
+		pass_on(g, g->nr_edges - 1, rel);
 	}
 	return n;
 }
@@ -419,7 +380,7 @@ static int copy_for(struct spec *s, int t, const char *args)
 	c = gmap_get(&g->cache, k, 0);
 	if (c < 0 && s->budget > 0) {
 		s->budget--;
-		c = copy_node(s, t, rel.buf);
+		c = copy_node(g, t, rel.buf);
 		gmap_put(&g->cache, k, 0, c);
 	}
 out:
@@ -444,7 +405,7 @@ static void specialize_edge(struct spec *s, int i)
 	for (k = 0; k < g->edges[i].nr_targets; k++) {
 		int t = original(g, g->edges[i].targets[k].node), c;
 
-		if (g->fns[t].ext || is_primitive(s, t))
+		if (g->fns[t].ext || is_primitive(g, t))
 			continue;
 		c = copy_for(s, t, g->edges[i].args);
 		if (c < 0)
@@ -471,17 +432,11 @@ void graph_specialize(struct graph *g)
 
 	s.uses = xrealloc_arr(NULL, g->nr_fns + 1, sizeof(*s.uses));
 	memset(s.uses, 0, (g->nr_fns + 1) * sizeof(*s.uses));
-	s.gfp = xrealloc_arr(NULL, g->nr_fns + 1, 1);
-	s.prim = xrealloc_arr(NULL, g->nr_fns + 1, 1);
-	memset(s.gfp, -1, g->nr_fns + 1);
-	memset(s.prim, -1, g->nr_fns + 1);
 	param_uses(&s);
 	/* copies' edges come after: they are specialized in turn */
 	for (i = 0; i < g->nr_edges; i++)
 		specialize_edge(&s, i);
 	free(s.uses);
-	free(s.gfp);
-	free(s.prim);
 	free(s.fwd);
 	free(s.pairs);
 }
