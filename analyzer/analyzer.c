@@ -75,14 +75,15 @@ static void analyze_symbol(struct tu *tu, struct symbol *sym, struct ast_info *a
 	s.line = sym->pos.line;
 	s.is_inline = !!(sym->ctype.modifiers & MOD_INLINE);
 	paths_walk(tu, ep, ai, &s);
+	s.effect = fn_lock_effect(&s);
 	check_sites(tu, &s);
 	check_imbalance(tu, &s);
 	facts_function(tu, &s, ep, ai);
-	if (fn_lock_effect(&s)) {
+	if (s.effect) {
 		struct tu_helper *h = ARR_PUSH(tu->helpers, tu->nr_helpers, tu->alloc_helpers);
 
 		h->name = s.name;
-		h->delta = fn_lock_effect(&s);
+		h->delta = s.effect;
 	}
 	fn_summary_release(&s);
 }

@@ -90,7 +90,7 @@ void check_imbalance(struct tu *tu, struct fn_summary *s)
 	if (s->is_inline && s->sym->pos.stream != tu->main_stream)
 		return;
 	check_unlocks(tu, s);
-	if (fn_lock_effect(s) > 0) {
+	if (s->effect > 0) {
 		for (i = 0; i < s->nr_exits; i++)
 			add(tu, s, s->sym->pos, s->exits[i].line, "return-held", "stored");
 		return;

@@ -339,6 +339,7 @@ struct fn_summary {
 	int coarse;			/* the path budget ran out: merged states */
 	/* sparse's context annotation on the lock (__acquires: 0, 1); -1: none */
 	int ctx_in, ctx_out;
+	int effect;			/* fn_lock_effect(), once the walk is done */
 };
 
 int paths_walk(struct tu *tu, struct entrypoint *ep, struct ast_info *ai,
