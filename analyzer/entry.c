@@ -112,41 +112,95 @@ static int stands(const struct graph *g, const char *held, const char *pairs, in
 	return held[node] || g->fns[node].covered;
 }
 
+/* A row of entry_imbalances, its strings interned, and its function's node. */
+struct ent_row {
+	int id, line, node;
+	const char *file, *function, *kind, *entry;
+};
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	const char *t = (const char *)sqlite3_column_text(st, i);
+
+	return intern(t, strlen(t));
+}
+
+/* This lock's candidate rows, read once: what tables pair and what stands. */
+static int load_rows(sqlite3 *db, struct graph *g, struct ent_row **rows, int *nr)
+{
+	sqlite3_stmt *st = db_prepare(db, "SELECT file_id, file, line, function, kind, entry "
+				      "FROM entry_imbalances WHERE lock = @lock");
+	int rc, alloc = 0;
+
+	if (!st || db_bind_text(st, "@lock", g->lock)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ent_row *r = ARR_PUSH(*rows, *nr, alloc);
+
+		r->id = sqlite3_column_int(st, 0);
+		r->file = col_text(st, 1);
+		r->line = sqlite3_column_int(st, 2);
+		r->function = col_text(st, 3);
+		r->kind = col_text(st, 4);
+		r->entry = col_text(st, 5);
+		r->node = gmap_get(&g->fmap, r->function, r->id);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
+}
+
+/* Per node, what its rows say it does as a table's member (stored.c). */
+static char *table_roles(const struct graph *g, const struct ent_row *rows, int nr)
+{
+	char *does = xrealloc_arr(NULL, g->nr_fns + 1, 1);
+	int i;
+
+	memset(does, 0, g->nr_fns + 1);
+	for (i = 0; i < nr; i++) {
+		if (rows[i].node < 0 || rows[i].node >= g->nr_bodies)
+			continue;
+		if (!strcmp(rows[i].entry, "stored"))
+			does[rows[i].node] |= TBL_TAKES;
+		else if (!strcmp(rows[i].kind, "unlock-unheld"))
+			does[rows[i].node] |= TBL_RELEASES;
+	}
+	return does;
+}
+
 int graph_store_entry_imbalances(sqlite3 *db, struct graph *g)
 {
-	sqlite3_stmt *sel = db_prepare(db, "SELECT file_id, file, line, function, kind, entry "
-				       "FROM entry_imbalances WHERE lock = @lock");
 	sqlite3_stmt *ins = db_prepare(db, "INSERT INTO imbalances (file_id, file, line, "
 				       "function, kind, lock, entry) VALUES (@id, @file, @line, "
 				       "@function, @kind, @lock, @entry)");
-	char *held = entered_held(g);
-	char *pairs = graph_table_pairs(db, g);
-	int rc = SQLITE_DONE, ret = -1;
+	struct ent_row *rows = NULL;
+	char *held = NULL, *does = NULL, *pairs = NULL;
+	int i, nr = 0, ret = -1;
 
-	if (!sel || !ins || !pairs || db_bind_text(sel, "@lock", g->lock))
+	if (!ins || load_rows(db, g, &rows, &nr))
 		goto out;
-	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
-		const char *fn = (const char *)sqlite3_column_text(sel, 3);
-		const char *entry = (const char *)sqlite3_column_text(sel, 5);
-		int id = sqlite3_column_int(sel, 0);
-		int node = gmap_get(&g->fmap, intern(fn, strlen(fn)), id);
+	held = entered_held(g);
+	does = table_roles(g, rows, nr);
+	pairs = graph_table_pairs(g, does);
+	for (i = 0; i < nr; i++) {
+		const struct ent_row *r = &rows[i];
 
-		if (!stands(g, held, pairs, node, entry))
+		if (!stands(g, held, pairs, r->node, r->entry))
 			continue;
-		if (db_bind_int(ins, "@id", id) ||
-		    db_bind_text(ins, "@file", (const char *)sqlite3_column_text(sel, 1)) ||
-		    db_bind_int(ins, "@line", sqlite3_column_int(sel, 2)) ||
-		    db_bind_text(ins, "@function", fn) ||
-		    db_bind_text(ins, "@kind", (const char *)sqlite3_column_text(sel, 4)) ||
-		    db_bind_text(ins, "@lock", g->lock) || db_bind_text(ins, "@entry", entry) ||
-		    db_step_done(ins))
+		if (db_bind_int(ins, "@id", r->id) || db_bind_text(ins, "@file", r->file) ||
+		    db_bind_int(ins, "@line", r->line) ||
+		    db_bind_text(ins, "@function", r->function) ||
+		    db_bind_text(ins, "@kind", r->kind) || db_bind_text(ins, "@lock", g->lock) ||
+		    db_bind_text(ins, "@entry", r->entry) || db_step_done(ins))
 			goto out;
 	}
-	ret = rc == SQLITE_DONE ? 0 : error("sqlite: %s", sqlite3_errmsg(db));
+	ret = 0;
 out:
-	sqlite3_finalize(sel);
 	sqlite3_finalize(ins);
+	free(rows);
 	free(held);
+	free(does);
 	free(pairs);
 	return ret;
 }

@@ -190,15 +190,19 @@ int graph_store_node(struct graph *g, int store);
 /* entry.c: the imbalances that depend on how functions are entered */
 int graph_store_entry_imbalances(sqlite3 *db, struct graph *g);
 /*
- * stored.c: functions reached through tables.  Per function node:
- * TBL_LEAK when a table holds it and no function of that table releases
- * the lock; TBL_PAIRED when it is called through tables only, each of
- * which holds a function that takes the lock on every path (->start and
+ * stored.c: functions reached through tables.  does[]: per function node,
+ * what entry.c's rows say it does, TBL_TAKES (it takes the lock on every
+ * path) and TBL_RELEASES (it drops it without taking it); the
+ * annotations are added.  Returns per node: TBL_LEAK when a table holds
+ * it and no function of that table releases the lock; TBL_PAIRED when it
+ * is called through tables only, each of which holds a taker (->start and
  * ->stop).  free() it.
  */
+#define TBL_TAKES	1
+#define TBL_RELEASES	2
 #define TBL_LEAK	1
 #define TBL_PAIRED	2
-char *graph_table_pairs(sqlite3 *db, struct graph *g);
+char *graph_table_pairs(struct graph *g, char *does);
 /* deadlock.c: the waits whose work takes the lock */
 struct g_dead {
 	int handler;			/* the handler that takes it (its shortest way) */
