@@ -84,21 +84,45 @@ static int zero_size(const struct graph *g, const struct g_edge *e)
 	return 0;
 }
 
-/*
- * Does an inline path ("f file:line;g file:line") name fn, in a frame
- * after one named after (NULL: anywhere)?
- */
+/* One frame of an inline path (inlined.c: "fsleep delay.h:60;usleep_range delay.h:48") */
+struct frame {
+	const char *name, *file;
+	int name_len, file_len, line;
+};
+
+/* The frame at *pp, which moves past it; 0 at the end, or where no frame is. */
+static int next_frame(const char **pp, struct frame *f)
+{
+	const char *p = *pp, *sp, *end, *colon;
+
+	if (!p || !*p)
+		return 0;
+	sp = strchr(p, ' ');
+	end = strchrnul(p, ';');
+	for (colon = end; colon > p && *colon != ':'; colon--)
+		;
+	if (!sp || sp > colon)
+		return 0;
+	*f = (struct frame){ p, sp + 1, sp - p, colon - sp - 1, atoi(colon + 1) };
+	*pp = *end ? end + 1 : end;
+	return 1;
+}
+
+static int frame_is(const struct frame *f, const char *fn)
+{
+	return (size_t)f->name_len == strlen(fn) && !strncmp(f->name, fn, f->name_len);
+}
+
+/* Does an inline path name fn, in a frame after one named after (NULL: anywhere)? */
 static int path_has(const char *path, const char *fn, const char *after)
 {
-	size_t len = strlen(fn), alen = after ? strlen(after) : 0;
 	int seen = !after;
-	const char *p;
+	struct frame f;
 
-	for (p = path; p && *p; p = strchr(p, ';'), p = p ? p + 1 : NULL) {
-		if (seen && !strncmp(p, fn, len) && p[len] == ' ')
+	while (next_frame(&path, &f)) {
+		if (seen && frame_is(&f, fn))
 			return 1;
-		if (!seen && !strncmp(p, after, alen) && p[alen] == ' ')
-			seen = 1;
+		seen |= !seen && frame_is(&f, after);
 	}
 	return 0;
 }
@@ -243,19 +267,14 @@ static int push_call(struct step **steps, int nr, int *alloc, int node,
 		     const struct g_edge *e, int to)
 {
 	const char *p = e->inline_path;
+	struct frame f;
 
 	*ARR_PUSH(*steps, nr, *alloc) = (struct step){ node, e->line, e, to };
-	while (p && *p) {
-		const char *sp = strchr(p, ' '), *end = strchrnul(p, ';'), *colon;
-
-		for (colon = end; colon > p && *colon != ':'; colon--)
-			;
-		if (!sp || sp > colon)
-			break;		/* not ours: the call stays the caller's */
+	/* a path that is not ours stops there: the call stays the caller's */
+	while (next_frame(&p, &f)) {
 		(*steps)[nr - 1].inlined = 1;
-		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ node, atoi(colon + 1), e, to,
-			.name = intern(p, sp - p), .file = intern(sp + 1, colon - sp - 1) };
-		p = *end ? end + 1 : end;
+		*ARR_PUSH(*steps, nr, *alloc) = (struct step){ node, f.line, e, to,
+			.name = intern(f.name, f.name_len), .file = intern(f.file, f.file_len) };
 	}
 	return nr;
 }
