@@ -92,7 +92,7 @@ struct primitives {
 	const char *lock_profile, *kernel_profile;	/* names, or the one file */
 	const char *lock;		/* files.lock: lock_profile, "bkl" for a file */
 	const char *source;		/* for messages */
-	struct prim_index *index;	/* primitives.c: match()'s, made at its first call */
+	struct prim_index *index;	/* prim_match.c's, made by primitives_load() */
 };
 
 /*
@@ -106,6 +106,8 @@ void primitives_release(struct primitives *p);
 /* The first rule of class cls matching name (interned: answers are cached). */
 const struct prim_rule *prim_match(const struct primitives *p, enum prim_class cls,
 				   const char *name);
+/* prim_match()'s index of p's rules, made once they are all read */
+void prim_match_prepare(struct primitives *p);
 /* prim_match()'s index and cached answers about p, freed */
 void prim_match_release(struct primitives *p);
 const char *prim_unlock_name(const struct primitives *p);

@@ -2,8 +2,8 @@
 /*
  * Matching names against the profiles' rules (prim_match()): what every
  * call the analyzer sees, and every node of the global pass, asks.  The
- * rules are indexed by class and name at the first question, and the
- * answers cached by the name's address.  primitives.c parses the rules.
+ * rules are indexed by class and name once primitives_load() has read
+ * them, and the answers cached by the name's address.
  */
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -32,7 +32,7 @@ static size_t exact_slot(const struct prim_index *x, const char *name, int cls)
 	return j;
 }
 
-static struct prim_index *make_index(const struct primitives *p)
+void prim_match_prepare(struct primitives *p)
 {
 	struct prim_index *x = xrealloc_arr(NULL, 1, sizeof(*x));
 	int i, alloc[PRIM_NR] = { 0 };
@@ -59,7 +59,7 @@ static struct prim_index *make_index(const struct primitives *p)
 			x->slot[j].rule = i;
 		}
 	}
-	return x;
+	p->index = x;
 }
 
 static void free_index(struct prim_index *x)
@@ -82,8 +82,6 @@ static const struct prim_rule *match(const struct primitives *p, enum prim_class
 	int i, first = p->nr;
 	size_t j;
 
-	if (!x)	/* the index is a cache of the rules: made on first use */
-		x = ((struct primitives *)p)->index = make_index(p);
 	name = intern(name, strlen(name));
 	j = exact_slot(x, name, cls);
 	if (x->slot[j].name)

@@ -387,6 +387,8 @@ int primitives_load(struct primitives *p, const char *path, const char *lock,
 		ret = error("%s: no gfp-reclaim rule", p->source);
 	if (!ret)
 		ret = check_macros(p);
+	if (!ret)
+		prim_match_prepare(p);
 	if (!p->context)
 		p->context = "kernel_lock";
 	if (!p->describe)
