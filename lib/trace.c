@@ -27,7 +27,7 @@ static FILE *trace_file(void)
 	v = getenv("BKL_TRACE_PERFORMANCE");
 	if (!v || !*v || !strcmp(v, "0"))
 		return NULL;
-	if (!strcmp(v, "1") || !strcmp(v, "2"))
+	if (*v != '/')			/* 1, 2, true: as git reads it */
 		f = stderr;
 	else if (!(f = fopen(v, "a")))
 		fprintf(stderr, "warning: cannot open '%s' for BKL_TRACE_PERFORMANCE\n", v);

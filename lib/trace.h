@@ -6,7 +6,7 @@
 
 /*
  * Where a command's time goes, as git's GIT_TRACE_PERFORMANCE says it:
- * with BKL_TRACE_PERFORMANCE set (1, or a file to append to), each
+ * with BKL_TRACE_PERFORMANCE set (1, or an absolute path to append to), each
  * trace_performance_since() prints one line "performance: S s: WHAT" to
  * stderr (or that file).  Unset, it costs one getenv() per process.
  */
